@@ -1,0 +1,141 @@
+package io.triage.cli;
+
+import io.triage.Triage;
+import io.triage.capture.CaptureException;
+import io.triage.engine.RuleBase;
+import io.triage.engine.RuleBaseException;
+import io.triage.explain.Diagnosis;
+import io.triage.explain.JsonRenderer;
+import io.triage.explain.TextRenderer;
+import io.triage.knowledge.KnowledgeException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** The {@code triage} command line. Exit codes: 0 a diagnosis was produced, 2 unusable input, 3 broken rules or knowledge. */
+@Command(name = "triage", mixinStandardHelpOptions = true, version = "triage 0.1.0",
+        description = "Tells why an inference server stopped answering, how sure it is, and what to do next.",
+        subcommands = {Main.Replay.class, Main.Rules.class})
+public final class Main implements Callable<Integer> {
+    public static final int OK = 0;
+    public static final int BAD_INPUT = 2;
+    public static final int BROKEN_KNOWLEDGE = 3;
+
+    @Option(names = "--home", description = "Directory holding rules/ and knowledge-base/ (default: found from the working directory or the jar).")
+    Path home;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line with the given streams; returns the exit code. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((ex, line, parse) -> {
+            err.println("triage: " + oneLine(ex));
+            return ex instanceof RuleBaseException || ex instanceof KnowledgeException ? BROKEN_KNOWLEDGE : BAD_INPUT;
+        });
+        return cl.execute(args);
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+        return OK;
+    }
+
+    Triage triage() {
+        return Triage.load(Triage.findHome(home));
+    }
+
+    static String oneLine(Throwable t) {
+        String m = t.getMessage() == null ? t.toString() : t.getMessage();
+        return t instanceof RuleBaseException ? m : m.replace('\n', ' ');
+    }
+
+    @Command(name = "replay", mixinStandardHelpOptions = true,
+            description = "Diagnose a recorded capture directory.")
+    static final class Replay implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        Main parent;
+
+        @Parameters(index = "0", paramLabel = "CAPTURE_DIR", description = "A capture directory (see the capture format).")
+        Path capture;
+
+        @Option(names = "--intent", paramLabel = "KEY=VALUE",
+                description = "What you launched, e.g. moe_runner_backend=flashinfer_trtllm or launched_at=2026-11-30T00:31:05Z (repeatable).")
+        Map<String, String> intent = new LinkedHashMap<>();
+
+        @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE}).")
+        Format format;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = parent.spec.commandLine().getOut();
+            PrintWriter err = parent.spec.commandLine().getErr();
+            Triage triage = parent.triage();
+            Diagnosis d;
+            try {
+                d = triage.replay(capture, intent);
+            } catch (CaptureException e) {
+                err.println("triage: " + oneLine(e));
+                return BAD_INPUT;
+            }
+            out.print(format == Format.json ? new JsonRenderer().render(d) + "\n" : new TextRenderer().render(d));
+            out.flush();
+            return OK;
+        }
+    }
+
+    enum Format { text, json }
+
+    @Command(name = "rules", mixinStandardHelpOptions = true, description = "Tools for rule authors.",
+            subcommands = {Check.class})
+    static final class Rules implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            spec.commandLine().usage(spec.commandLine().getOut());
+            return OK;
+        }
+    }
+
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Compile every rule file and load every knowledge-base file; report errors and warnings.")
+    static final class Check implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        Rules rules;
+
+        @Override
+        public Integer call() {
+            Main main = (Main) rules.spec.parent().userObject();
+            PrintWriter out = rules.spec.commandLine().getOut();
+            Triage t = main.triage();
+            List<RuleBase.Problem> warnings = t.rules().warnings();
+            out.println("rules: " + t.rules().files().size() + " files, "
+                    + t.rules().kieBase().getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum()
+                    + " rules compiled from " + t.home().resolve("rules"));
+            out.println("knowledge: " + t.knowledge().markers().size() + " log markers, "
+                    + t.knowledge().causes().size() + " causes, " + t.knowledge().steps().size() + " next steps");
+            for (RuleBase.Problem w : warnings) {
+                out.println("  " + w);
+            }
+            return warnings.isEmpty() ? OK : BROKEN_KNOWLEDGE;
+        }
+    }
+}

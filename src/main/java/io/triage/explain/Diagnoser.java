@@ -1,0 +1,318 @@
+package io.triage.explain;
+
+import io.triage.capture.Capture;
+import io.triage.engine.Engine;
+import io.triage.engine.Trace;
+import io.triage.facts.Advice;
+import io.triage.facts.Derived;
+import io.triage.facts.Evidence;
+import io.triage.facts.Exclusion;
+import io.triage.facts.Hypothesis;
+import io.triage.facts.ProbeStatus;
+import io.triage.facts.Proc;
+import io.triage.facts.Question;
+import io.triage.facts.Refutation;
+import io.triage.facts.Target;
+import io.triage.facts.Unparseable;
+import io.triage.knowledge.KnowledgeBase;
+import io.triage.parse.FactBuilder;
+import io.triage.parse.Observation;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Capture in, diagnosis out: parse to facts, run the rules, and assemble the diagnosis and its
+ * explanation from what the engine recorded (rule firings and the facts each matched), never from a
+ * hand-written narrative.
+ */
+public final class Diagnoser {
+    /** Deepest chain shown: deeper links are cut (and said to be). */
+    private static final int MAX_DEPTH = 8;
+    private static final List<String> CONFIDENCE = List.of("low", "medium", "high");
+    public static final String INSUFFICIENT = "insufficient-evidence";
+
+    private final KnowledgeBase kb;
+    private final Engine engine;
+    private final FactBuilder facts;
+
+    public Diagnoser(KnowledgeBase kb, Engine engine) {
+        this.kb = kb;
+        this.engine = engine;
+        this.facts = new FactBuilder(kb);
+    }
+
+    public Diagnosis diagnose(Capture capture, Map<String, String> intent) {
+        Observation obs = facts.build(capture, intent);
+        Engine.Result run = engine.run(obs.facts());
+        return assemble(capture.source(), obs, run);
+    }
+
+    /** Only the engine part, for benchmarks and tests that look at raw facts. */
+    public Engine.Result infer(Capture capture, Map<String, String> intent) {
+        return engine.run(facts.build(capture, intent).facts());
+    }
+
+    private Diagnosis assemble(String source, Observation obs, Engine.Result run) {
+        Trace trace = run.trace();
+        Map<String, Hypothesis> supported = new LinkedHashMap<>();
+        Map<String, List<Refutation>> refuted = new HashMap<>();
+        List<Exclusion> exclusions = new ArrayList<>();
+        List<Question> questions = new ArrayList<>();
+        List<Advice> advice = new ArrayList<>();
+        List<ProbeStatus> probes = new ArrayList<>();
+        List<Unparseable> unparseable = new ArrayList<>();
+        List<Proc> procs = new ArrayList<>();
+        for (Object f : run.facts()) {
+            if (f instanceof Hypothesis h) {
+                Hypothesis prev = supported.get(h.cause());
+                if (prev == null || better(h, prev)) {
+                    supported.put(h.cause(), h);
+                }
+            } else if (f instanceof Refutation r) {
+                refuted.computeIfAbsent(r.cause(), k -> new ArrayList<>()).add(r);
+            } else if (f instanceof Exclusion e) {
+                exclusions.add(e);
+            } else if (f instanceof Question q) {
+                questions.add(q);
+            } else if (f instanceof Advice a) {
+                advice.add(a);
+            } else if (f instanceof ProbeStatus p) {
+                probes.add(p);
+            } else if (f instanceof Unparseable u) {
+                unparseable.add(u);
+            } else if (f instanceof Proc p) {
+                procs.add(p);
+            }
+        }
+        Chains chains = new Chains(trace);
+
+        List<Hypothesis> ranked = new ArrayList<>(supported.values());
+        ranked.removeIf(h -> h.cause().equals(INSUFFICIENT));
+        ranked.sort(Comparator.comparingInt((Hypothesis h) -> CONFIDENCE.indexOf(h.confidence())).reversed()
+                .thenComparing(Comparator.comparingInt((Hypothesis h) -> kb.cause(h.cause()).rank()).reversed())
+                .thenComparing(Hypothesis::cause));
+        Hypothesis verdict;
+        Hypothesis insufficient = supported.get(INSUFFICIENT);
+        if (insufficient != null || ranked.isEmpty()) {
+            verdict = insufficient != null ? insufficient : new Hypothesis(INSUFFICIENT, "", "low");
+        } else {
+            verdict = ranked.get(0);
+        }
+
+        List<Diagnosis.HypothesisView> views = new ArrayList<>();
+        if (insufficient != null) {
+            views.add(view(insufficient, "supported", chains, refuted));
+        }
+        for (Hypothesis h : ranked) {
+            views.add(view(h, "supported", chains, refuted));
+        }
+        List<String> unknown = new ArrayList<>();
+        List<String> against = new ArrayList<>();
+        for (String cause : kb.causes().keySet()) {
+            if (supported.containsKey(cause) || cause.equals(INSUFFICIENT)) {
+                continue;
+            }
+            (refuted.containsKey(cause) ? against : unknown).add(cause);
+        }
+        Comparator<String> byRank = Comparator.comparingInt((String c) -> kb.cause(c).rank()).reversed();
+        unknown.sort(byRank);
+        against.sort(byRank);
+        for (String c : unknown) {
+            views.add(new Diagnosis.HypothesisView(c, "", "unknown", "", kb.cause(c).title(), List.of(), List.of()));
+        }
+        for (String c : against) {
+            views.add(view(new Hypothesis(c, "", ""), "refuted", chains, refuted));
+        }
+
+        exclusions.sort(Comparator.comparing(Exclusion::cause).thenComparing(Exclusion::status));
+        List<Diagnosis.Exclusion> ruledOut = new ArrayList<>();
+        for (Exclusion e : exclusions) {
+            ruledOut.add(new Diagnosis.Exclusion(e.cause(), e.status(), e.reason(), e.missing(),
+                    chains.premisesOf(e)));
+        }
+
+        Set<String> seenQ = new LinkedHashSet<>();
+        List<Diagnosis.QuestionView> qs = new ArrayList<>();
+        questions.sort(Comparator.comparing(Question::id));
+        for (Question q : questions) {
+            if (!seenQ.add(q.id())) {
+                continue;
+            }
+            KnowledgeBase.QuestionSpec spec = kb.question(q.id()).orElse(new KnowledgeBase.QuestionSpec(q.id(), ""));
+            qs.add(new Diagnosis.QuestionView(q.id(), spec.text(), fill(spec.command(), obs.target(), procs),
+                    q.about(), chains.premisesOf(q)));
+        }
+
+        List<Diagnosis.Step> steps = steps(verdict, ranked, advice, obs.target(), procs);
+
+        KnowledgeBase.CauseSpec spec = kb.cause(verdict.cause());
+        List<String> caveats = new ArrayList<>();
+        if (spec.caveat() != null && !spec.caveat().isBlank()) {
+            caveats.add(spec.caveat().strip());
+        }
+        if (run.stoppedAtLimit()) {
+            caveats.add("the rules were stopped after " + Engine.MAX_FIRINGS + " firings (a rule loops?)");
+        }
+        String title = spec.title() + (verdict.subtype().isEmpty() ? "" : " (" + verdict.subtype() + ")");
+        Set<String> names = new LinkedHashSet<>();
+        for (Trace.Firing f : trace.firings()) {
+            names.add(f.ruleName());
+        }
+        return new Diagnosis(Diagnosis.SCHEMA, source, obs.target(), verdict.cause(), verdict.subtype(),
+                verdict.confidence(), title, spec.summary() == null ? "" : spec.summary().strip(), caveats, views,
+                ruledOut, qs, steps, coverage(probes, unparseable, obs.notes()),
+                new Diagnosis.Engine(run.fired(), List.copyOf(names), run.stoppedAtLimit()));
+    }
+
+    private List<Diagnosis.Step> steps(Hypothesis verdict, List<Hypothesis> ranked, List<Advice> advice,
+                                       Target target, List<Proc> procs) {
+        List<String> order = new ArrayList<>();
+        order.add(verdict.cause());
+        for (Hypothesis h : ranked) {
+            if (!order.contains(h.cause())) {
+                order.add(h.cause());
+            }
+        }
+        List<Diagnosis.Step> out = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (String cause : order) {
+            advice.stream().filter(a -> a.cause().equals(cause)).sorted(Comparator.comparing(Advice::stepId))
+                    .forEach(a -> {
+                        if (seen.add(a.stepId())) {
+                            KnowledgeBase.StepSpec s = kb.step(a.stepId())
+                                    .orElse(new KnowledgeBase.StepSpec(a.stepId(), "", ""));
+                            out.add(new Diagnosis.Step(a.stepId(), cause, s.title(), fill(s.command(), target, procs),
+                                    s.rationale() == null ? "" : s.rationale().strip()));
+                        }
+                    });
+        }
+        return out;
+    }
+
+    /** Fills {port}, {log}, {server}, {pid} in a command; what is unknown stays a visible placeholder. */
+    static String fill(String command, Target target, List<Proc> procs) {
+        if (command == null) {
+            return "";
+        }
+        String pid = procs.stream().filter(p -> "frontend".equals(p.role())).map(p -> String.valueOf(p.pid()))
+                .findFirst().orElse(procs.stream().filter(p -> !"other".equals(p.role()))
+                        .map(p -> String.valueOf(p.pid())).findFirst().orElse("<pid>"));
+        return command.strip()
+                .replace("{port}", target.port() > 0 ? String.valueOf(target.port()) : "<port>")
+                .replace("{log}", target.log().isEmpty() ? "<server log>" : target.log())
+                .replace("{server}", target.server().isEmpty() ? "<server>" : target.server())
+                .replace("{pid}", pid);
+    }
+
+    private Diagnosis.HypothesisView view(Hypothesis h, String status, Chains chains,
+                                          Map<String, List<Refutation>> refuted) {
+        List<Diagnosis.Node> against = new ArrayList<>();
+        for (Refutation r : refuted.getOrDefault(h.cause(), List.of())) {
+            against.add(chains.node(r, 0, new IdentityHashMap<>()));
+        }
+        List<Diagnosis.Node> because = status.equals("supported") ? chains.premisesOf(h) : List.of();
+        if (status.equals("supported")) {
+            Diagnosis.Node top = chains.node(h, 0, new IdentityHashMap<>());
+            because = top.rule().isEmpty() ? because : List.of(top);
+        }
+        return new Diagnosis.HypothesisView(h.cause(), h.subtype(), status, h.confidence(), kb.cause(h.cause()).title(),
+                because, against);
+    }
+
+    private static boolean better(Hypothesis a, Hypothesis b) {
+        int ca = CONFIDENCE.indexOf(a.confidence());
+        int cb = CONFIDENCE.indexOf(b.confidence());
+        if (ca != cb) {
+            return ca > cb;
+        }
+        return !a.subtype().isEmpty() && b.subtype().isEmpty();
+    }
+
+    private static Diagnosis.Coverage coverage(List<ProbeStatus> probes, List<Unparseable> unparseable,
+                                               List<String> notes) {
+        probes.sort(Comparator.comparing(ProbeStatus::probe));
+        List<Diagnosis.ProbeView> views = new ArrayList<>();
+        List<String> absent = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        for (ProbeStatus p : probes) {
+            if (!p.ran()) {
+                absent.add(p.probe());
+                continue;
+            }
+            views.add(new Diagnosis.ProbeView(p.probe(), p.status(), p.rc(), p.seconds(), p.reason()));
+            if (!p.usable()) {
+                failed.add(p.probe() + " (" + p.status() + (p.reason().isEmpty() ? "" : ": " + p.reason()) + ")");
+            }
+        }
+        List<String> bad = new ArrayList<>();
+        for (Unparseable u : unparseable) {
+            bad.add(u.probe() + (u.line() > 0 ? " line " + u.line() : "") + ": " + u.reason()
+                    + (u.excerpt().isEmpty() ? "" : " — " + u.excerpt()));
+        }
+        return new Diagnosis.Coverage(views, absent, failed, bad, List.copyOf(notes));
+    }
+
+    /** Builds reasoning chains from the trace: rule → premises → … → raw evidence. */
+    private final class Chains {
+        private final Trace trace;
+
+        Chains(Trace trace) {
+            this.trace = trace;
+        }
+
+        List<Diagnosis.Node> premisesOf(Object fact) {
+            Trace.Firing f = trace.justification(fact);
+            if (f == null) {
+                return List.of();
+            }
+            List<Diagnosis.Node> out = new ArrayList<>();
+            IdentityHashMap<Object, Boolean> path = new IdentityHashMap<>();
+            path.put(fact, true);
+            for (Object p : f.premises()) {
+                out.add(node(p, 1, path));
+            }
+            return out;
+        }
+
+        Diagnosis.Node node(Object fact, int depth, IdentityHashMap<Object, Boolean> path) {
+            if (fact instanceof Evidence e) {
+                return new Diagnosis.Node("", "", describe(fact), new Diagnosis.Evidence(e.probe(), e.line(),
+                        e.excerpt()), List.of());
+            }
+            Trace.Firing f = trace.justification(fact);
+            if (f == null) {
+                return new Diagnosis.Node("", "", describe(fact), null, List.of());
+            }
+            List<Diagnosis.Node> premises = new ArrayList<>();
+            if (depth >= MAX_DEPTH || path.containsKey(fact)) {
+                premises.add(new Diagnosis.Node("", "", "(chain cut here)", null, List.of()));
+            } else {
+                path.put(fact, true);
+                for (Object p : f.premises()) {
+                    premises.add(node(p, depth + 1, path));
+                }
+                path.remove(fact);
+            }
+            return new Diagnosis.Node(f.ruleName(), f.rationale(), describe(fact), null, premises);
+        }
+
+        private String describe(Object fact) {
+            if (fact instanceof io.triage.facts.Symptom s) {
+                String text = kb.symptomText(s.id());
+                return text + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")");
+            }
+            if (fact instanceof Derived d) {
+                return d.label();
+            }
+            return Describe.of(fact);
+        }
+    }
+}

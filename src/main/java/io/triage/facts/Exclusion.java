@@ -1,0 +1,17 @@
+package io.triage.facts;
+
+/**
+ * The verdict of the differential on one alternative cause: {@code ruled-out} (the evidence that would
+ * show it was looked at and is not there) or {@code not-ruled-out} (the evidence is missing;
+ * {@code missing} names the probe that would decide).
+ */
+public record Exclusion(String cause, String status, String reason, String missing) implements Derived {
+    public boolean ruledOut() {
+        return "ruled-out".equals(status);
+    }
+
+    @Override
+    public String label() {
+        return cause + " " + status + ": " + reason;
+    }
+}

@@ -1,0 +1,17 @@
+package io.triage.facts;
+
+/**
+ * A symptom the rules derived from evidence: {@code id} is stable (its sentence lives in
+ * {@code knowledge-base/texts.yaml}); {@code value} is what later rules compare (a subtype, a PID, an
+ * argument name), {@code detail} the values a person needs to see.
+ */
+public record Symptom(String id, String value, String detail) implements Derived {
+    public Symptom(String id, String detail) {
+        this(id, "", detail);
+    }
+
+    @Override
+    public String label() {
+        return "symptom " + id + (detail.isEmpty() ? "" : " (" + detail + ")");
+    }
+}

@@ -1,0 +1,314 @@
+package io.triage.knowledge;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.triage.facts.GpuProfile;
+import io.triage.facts.Thresholds;
+import io.triage.facts.XidInfo;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import java.util.stream.Stream;
+
+/**
+ * Everything the product knows that is not a rule: log markers per server, process patterns, GPU
+ * profiles, thresholds, the Xid catalogue, cause titles and the texts shown to people. Loaded from the
+ * {@code knowledge-base/} directory; every file is checked, and an error names the file and the entry.
+ */
+public final class KnowledgeBase {
+    private static final Pattern NAMED_GROUP = Pattern.compile("\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>");
+
+    private final List<Marker> markers;
+    private final ProcessPatterns processes;
+    private final List<GpuProfileSpec> gpuProfiles;
+    private final List<Pattern> gpuPatterns = new ArrayList<>();
+    private final GpuProfileSpec defaultGpuProfile;
+    private final Thresholds thresholds;
+    private final Map<Integer, XidInfo> xids;
+    private final Map<String, CauseSpec> causes;
+    private final Map<String, String> symptomTexts;
+    private final Map<String, QuestionSpec> questions;
+    private final Map<String, StepSpec> steps;
+    private final List<io.triage.facts.AdviceOption> adviceOptions = new ArrayList<>();
+
+    // ---- file schemas (unknown keys are errors) ----
+    public record MarkerFile(String server, List<MarkerSpec> markers) { }
+
+    public record MarkerSpec(String id, String kind, String pattern, String subtype, Integer priority,
+                             String note) { }
+
+    public record ProcessFile(List<String> ignore, Map<String, RoleSpec> servers, RoleSpec generic) { }
+
+    public record RoleSpec(List<String> frontend, List<String> workers) { }
+
+    public record GpuProfileSpec(String name, String match, double idleWattsMax, long memReleasedMiB,
+                                 int utilPinnedPct, int utilIdlePct, String note) { }
+
+    public record GpuProfileFile(GpuProfileSpec defaults, List<GpuProfileSpec> profiles) { }
+
+    public record ThresholdFile(long logStalledSeconds, long progressRecentSeconds, long loadingRecentSeconds,
+                                double healthSlowSeconds, long launchSlackSeconds, Map<String, String> notes) { }
+
+    public record XidSpec(int code, String name, String implicates, boolean fault, String action, String note) { }
+
+    public record XidFile(List<XidSpec> xids) { }
+
+    /** A cause: its title, its place in the ranking (higher first at equal confidence) and a caveat. */
+    public record CauseSpec(String title, int rank, String summary, String caveat) { }
+
+    public record CauseFile(Map<String, CauseSpec> causes) { }
+
+    /** An observation to ask for: what to run and why it decides. */
+    public record QuestionSpec(String text, String command) { }
+
+    public record TextFile(Map<String, String> symptoms, Map<String, QuestionSpec> questions) { }
+
+    /** A next step: a title, a copyable command with {placeholders}, and why. */
+    public record StepSpec(String title, String command, String rationale, List<String> causes) {
+        public StepSpec(String title, String command, String rationale) {
+            this(title, command, rationale, List.of());
+        }
+    }
+
+    public record StepFile(Map<String, StepSpec> steps) { }
+
+    private KnowledgeBase(List<Marker> markers, ProcessPatterns processes, List<GpuProfileSpec> gpuProfiles,
+                          GpuProfileSpec defaultGpuProfile, Thresholds thresholds, Map<Integer, XidInfo> xids,
+                          Map<String, CauseSpec> causes, Map<String, String> symptomTexts,
+                          Map<String, QuestionSpec> questions, Map<String, StepSpec> steps) {
+        this.markers = markers;
+        this.processes = processes;
+        this.gpuProfiles = gpuProfiles;
+        for (GpuProfileSpec p : gpuProfiles) {
+            gpuPatterns.add(Pattern.compile(p.match()));
+        }
+        this.defaultGpuProfile = defaultGpuProfile;
+        this.thresholds = thresholds;
+        this.xids = xids;
+        this.causes = causes;
+        this.symptomTexts = symptomTexts;
+        this.questions = questions;
+        this.steps = steps;
+        int order = 0;
+        for (Map.Entry<String, StepSpec> e : steps.entrySet()) {
+            for (String c : e.getValue().causes() == null ? List.<String>of() : e.getValue().causes()) {
+                int slash = c.indexOf('/');
+                String cause = slash < 0 ? c : c.substring(0, slash);
+                String sub = slash < 0 ? "" : c.substring(slash + 1);
+                adviceOptions.add(new io.triage.facts.AdviceOption(e.getKey(), cause, sub, order++));
+            }
+        }
+    }
+
+    public static KnowledgeBase load(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new KnowledgeException("knowledge base directory not found: " + dir);
+        }
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        List<Marker> markers = loadMarkers(yaml, dir.resolve("markers"));
+        ProcessFile pf = read(yaml, dir.resolve("processes.yaml"), ProcessFile.class);
+        ProcessPatterns processes = ProcessPatterns.compile(pf, dir.resolve("processes.yaml"));
+        GpuProfileFile gf = read(yaml, dir.resolve("gpu-profiles.yaml"), GpuProfileFile.class);
+        require(gf.defaults() != null, dir.resolve("gpu-profiles.yaml"), "needs a 'defaults' profile");
+        List<GpuProfileSpec> profiles = gf.profiles() == null ? List.of() : gf.profiles();
+        for (GpuProfileSpec p : profiles) {
+            compile(p.match(), dir.resolve("gpu-profiles.yaml"), "profile " + p.name());
+        }
+        ThresholdFile tf = read(yaml, dir.resolve("thresholds.yaml"), ThresholdFile.class);
+        require(tf.logStalledSeconds() > 0 && tf.progressRecentSeconds() > 0 && tf.loadingRecentSeconds() > 0
+                && tf.healthSlowSeconds() > 0 && tf.launchSlackSeconds() >= 0, dir.resolve("thresholds.yaml"),
+                "every threshold must be > 0");
+        Thresholds thresholds = new Thresholds(tf.logStalledSeconds(), tf.progressRecentSeconds(),
+                tf.loadingRecentSeconds(), tf.healthSlowSeconds(), tf.launchSlackSeconds());
+        XidFile xf = read(yaml, dir.resolve("xid.yaml"), XidFile.class);
+        Map<Integer, XidInfo> xids = new HashMap<>();
+        for (XidSpec x : xf.xids()) {
+            require(x.name() != null && x.implicates() != null && x.action() != null, dir.resolve("xid.yaml"),
+                    "Xid " + x.code() + " needs name, implicates and action");
+            xids.put(x.code(), new XidInfo(x.code(), x.name(), x.implicates(), x.fault(), x.action()));
+        }
+        CauseFile cf = read(yaml, dir.resolve("causes.yaml"), CauseFile.class);
+        TextFile txt = read(yaml, dir.resolve("texts.yaml"), TextFile.class);
+        StepFile sf = read(yaml, dir.resolve("remediation.yaml"), StepFile.class);
+        require(sf.steps() != null, dir.resolve("remediation.yaml"), "needs 'steps:'");
+        for (Map.Entry<String, StepSpec> e : sf.steps().entrySet()) {
+            StepSpec st = e.getValue();
+            require(st.title() != null && st.rationale() != null, dir.resolve("remediation.yaml"),
+                    "step " + e.getKey() + " needs title and rationale");
+            for (String c : st.causes() == null ? List.<String>of() : st.causes()) {
+                String cause = c.contains("/") ? c.substring(0, c.indexOf('/')) : c;
+                require(cf.causes().containsKey(cause), dir.resolve("remediation.yaml"),
+                        "step " + e.getKey() + " names unknown cause '" + cause + "'");
+            }
+        }
+        return new KnowledgeBase(markers, processes, profiles, gf.defaults(), thresholds, xids,
+                new LinkedHashMap<>(cf.causes()), txt.symptoms() == null ? Map.of() : txt.symptoms(),
+                txt.questions() == null ? Map.of() : txt.questions(), sf.steps());
+    }
+
+    private static List<Marker> loadMarkers(ObjectMapper yaml, Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new KnowledgeException("marker directory not found: " + dir);
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+        } catch (IOException e) {
+            throw new KnowledgeException("cannot list " + dir + ": " + e.getMessage(), e);
+        }
+        List<Marker> markers = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        for (Path f : files) {
+            MarkerFile mf = read(yaml, f, MarkerFile.class);
+            require(mf.server() != null && !mf.server().isBlank(), f, "needs 'server:'");
+            require(mf.markers() != null, f, "needs 'markers:'");
+            for (MarkerSpec m : mf.markers()) {
+                String where = "marker " + m.id();
+                require(m.id() != null && ids.add(m.id()), f, "marker id missing or used twice: " + m.id());
+                require(Marker.KINDS.contains(m.kind()), f, where + ": unknown kind '" + m.kind() + "' (one of "
+                        + Marker.KINDS + ")");
+                boolean error = m.kind().equals("error");
+                require(!error || Marker.SUBTYPES.contains(m.subtype()), f,
+                        where + ": an error marker needs a subtype among " + Marker.SUBTYPES);
+                require(error || m.subtype() == null, f, where + ": only error markers take a subtype");
+                require(!error || m.priority() != null, f, where + ": an error marker needs a priority");
+                Pattern p = compile(m.pattern(), f, where);
+                List<String> groups = new ArrayList<>();
+                Matcher g = NAMED_GROUP.matcher(m.pattern());
+                while (g.find()) {
+                    // other named groups are allowed (they document the line); only these are read
+                    if (Marker.KNOWN_GROUPS.contains(g.group(1)) && !groups.contains(g.group(1))) {
+                        groups.add(g.group(1));
+                    }
+                }
+                markers.add(new Marker(m.id(), mf.server().strip(), m.kind(), p,
+                        m.subtype() == null ? "" : m.subtype(), m.priority() == null ? 0 : m.priority(),
+                        RegexLiterals.requiredLiteral(m.pattern()), List.copyOf(groups)));
+            }
+        }
+        require(!markers.isEmpty(), dir, "no markers found");
+        return List.copyOf(markers);
+    }
+
+    private static Pattern compile(String regex, Path file, String where) {
+        require(regex != null && !regex.isEmpty(), file, where + ": empty pattern");
+        try {
+            return Pattern.compile(regex);
+        } catch (PatternSyntaxException e) {
+            throw new KnowledgeException(file + ": " + where + ": bad regex: " + e.getDescription()
+                    + " near index " + e.getIndex());
+        }
+    }
+
+    static <T> T read(ObjectMapper yaml, Path file, Class<T> type) {
+        if (!Files.isRegularFile(file)) {
+            throw new KnowledgeException("knowledge file missing: " + file);
+        }
+        try {
+            T value = yaml.readValue(file.toFile(), type);
+            require(value != null, file, "is empty");
+            return value;
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")";
+            throw new KnowledgeException(file + where + ": " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new KnowledgeException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    static void require(boolean ok, Path file, String what) {
+        if (!ok) {
+            throw new KnowledgeException(file + ": " + what);
+        }
+    }
+
+    public List<Marker> markers() {
+        return markers;
+    }
+
+    public ProcessPatterns processes() {
+        return processes;
+    }
+
+    public Thresholds thresholds() {
+        return thresholds;
+    }
+
+    /** The profile whose {@code match} regex finds the GPU's name, or the defaults. */
+    public GpuProfile gpuProfile(int index, String gpuName) {
+        GpuProfileSpec spec = defaultGpuProfile;
+        for (int i = 0; i < gpuProfiles.size(); i++) {
+            if (gpuName != null && gpuPatterns.get(i).matcher(gpuName).find()) {
+                spec = gpuProfiles.get(i);
+                break;
+            }
+        }
+        return new GpuProfile(index, spec.name() == null ? "default" : spec.name(), spec.idleWattsMax(),
+                spec.memReleasedMiB(), spec.utilPinnedPct(), spec.utilIdlePct());
+    }
+
+    public Optional<XidInfo> xid(int code) {
+        return Optional.ofNullable(xids.get(code));
+    }
+
+    public Map<String, CauseSpec> causes() {
+        return causes;
+    }
+
+    public CauseSpec cause(String id) {
+        return causes.getOrDefault(id, new CauseSpec(id, 0, "", ""));
+    }
+
+    public String symptomText(String id) {
+        return symptomTexts.getOrDefault(id, id);
+    }
+
+    public Map<String, String> symptomTexts() {
+        return symptomTexts;
+    }
+
+    public Optional<QuestionSpec> question(String id) {
+        return Optional.ofNullable(questions.get(id));
+    }
+
+    public Map<String, QuestionSpec> questions() {
+        return questions;
+    }
+
+    public Optional<StepSpec> step(String id) {
+        StepSpec s = steps.get(id);
+        if (s == null && id.startsWith("xid-")) {
+            int code = Integer.parseInt(id.substring(4));
+            XidInfo x = xids.get(code);
+            if (x != null) {
+                return Optional.of(new StepSpec("Xid " + code + ": " + x.name(), "dmesg -T | grep -i 'NVRM: Xid'",
+                        x.action()));
+            }
+        }
+        return Optional.ofNullable(s);
+    }
+
+    /** The advice options of the remediation catalogue, as facts for the rules. */
+    public List<io.triage.facts.AdviceOption> adviceOptions() {
+        return adviceOptions;
+    }
+
+    public Map<String, StepSpec> steps() {
+        return steps;
+    }
+}

@@ -1,0 +1,29 @@
+package io.triage.knowledge;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * One log marker: a regex that, when it finds a match in one log line, classifies the line.
+ *
+ * @param server the server kind the marker belongs to, or {@code common}
+ * @param literal a substring every match must contain (derived from the regex), or null: a cheap
+ *                pre-check that spares the regex on most lines
+ * @param groups the named groups the pattern declares, among those the parser reads
+ */
+public record Marker(String id, String server, String kind, Pattern pattern, String subtype, int priority,
+                     String literal, List<String> groups) {
+
+    /** Named groups the log parser reads from a marker's match. */
+    public static final List<String> KNOWN_GROUPS =
+            List.of("exception", "message", "percent", "eta", "pid", "port", "status");
+
+    /** Marker kinds the rules know about. */
+    public static final List<String> KINDS = List.of("run-start", "server-args", "ready", "shutdown", "signal",
+            "loading", "progress", "access", "traceback", "exception", "error", "address-in-use", "port-owner",
+            "engine-dead", "health-check-failed", "killed", "nccl-init");
+
+    /** Crash subtypes an {@code error} marker may name. */
+    public static final List<String> SUBTYPES = List.of("cuda-oom", "cuda-error", "nccl-error", "config-error",
+            "model-load-error", "disk-full", "import-error", "fatal");
+}

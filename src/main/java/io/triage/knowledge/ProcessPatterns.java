@@ -1,0 +1,87 @@
+package io.triage.knowledge;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** Which command lines are which server's front end or workers, and which are the probe itself. */
+public final class ProcessPatterns {
+    /** Result of classifying one command line. */
+    public record Role(String role, String server) {
+        public static final Role OTHER = new Role("other", "");
+        public static final Role PROBE = new Role("probe", "");
+    }
+
+    private final List<Pattern> ignore;
+    private final Map<String, List<Pattern>> frontends;
+    private final Map<String, List<Pattern>> workers;
+
+    private ProcessPatterns(List<Pattern> ignore, Map<String, List<Pattern>> frontends,
+                            Map<String, List<Pattern>> workers) {
+        this.ignore = ignore;
+        this.frontends = frontends;
+        this.workers = workers;
+    }
+
+    static ProcessPatterns compile(KnowledgeBase.ProcessFile file, Path path) {
+        KnowledgeBase.require(file.servers() != null && !file.servers().isEmpty(), path, "needs 'servers:'");
+        List<Pattern> ignore = compileAll(file.ignore(), path, "ignore");
+        Map<String, List<Pattern>> fronts = new LinkedHashMap<>();
+        Map<String, List<Pattern>> works = new LinkedHashMap<>();
+        file.servers().forEach((server, spec) -> {
+            fronts.put(server, compileAll(spec.frontend(), path, server + ".frontend"));
+            works.put(server, compileAll(spec.workers(), path, server + ".workers"));
+        });
+        if (file.generic() != null) {
+            fronts.put("", compileAll(file.generic().frontend(), path, "generic.frontend"));
+            works.put("", compileAll(file.generic().workers(), path, "generic.workers"));
+        }
+        return new ProcessPatterns(ignore, fronts, works);
+    }
+
+    private static List<Pattern> compileAll(List<String> regexes, Path path, String where) {
+        List<Pattern> out = new ArrayList<>();
+        if (regexes != null) {
+            for (String r : regexes) {
+                try {
+                    out.add(Pattern.compile(r));
+                } catch (java.util.regex.PatternSyntaxException e) {
+                    throw new KnowledgeException(path + ": " + where + ": bad regex '" + r + "': "
+                            + e.getDescription());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Classifies a command line. Workers are checked first (a worker's title may contain the front
+     * end's name), the named servers before the generic patterns; the probe's own wrappers are
+     * {@link Role#PROBE}.
+     */
+    public Role classify(String args) {
+        for (Pattern p : ignore) {
+            if (p.matcher(args).find()) {
+                return Role.PROBE;
+            }
+        }
+        for (Map.Entry<String, List<Pattern>> e : workers.entrySet()) {
+            for (Pattern p : e.getValue()) {
+                if (p.matcher(args).find()) {
+                    return new Role("worker", e.getKey());
+                }
+            }
+        }
+        for (Map.Entry<String, List<Pattern>> e : frontends.entrySet()) {
+            for (Pattern p : e.getValue()) {
+                if (p.matcher(args).find()) {
+                    return new Role("frontend", e.getKey());
+                }
+            }
+        }
+        return Role.OTHER;
+    }
+}

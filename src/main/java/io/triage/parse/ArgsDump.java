@@ -1,0 +1,120 @@
+package io.triage.parse;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Splits an argument dump into name/value pairs: SGLang's {@code server_args=ServerArgs(a='x', b=1)},
+ * vLLM's {@code non-default args: {'a': 'x'}} and {@code Namespace(a='x')}, TGI's {@code Args { a: "x" }}.
+ * A dump cut off mid-way (a pasted or wrapped line) yields the pairs before the cut.
+ */
+final class ArgsDump {
+    private ArgsDump() {
+    }
+
+    static List<Map.Entry<String, String>> parse(String line) {
+        List<Map.Entry<String, String>> out = new ArrayList<>();
+        int start = openingBracket(line);
+        if (start < 0) {
+            return out;
+        }
+        int depth = 0;
+        char quote = 0;
+        int itemStart = start + 1;
+        for (int i = start + 1; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quote != 0) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == quote) {
+                    quote = 0;
+                }
+                continue;
+            }
+            if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '(' || c == '[' || c == '{') {
+                depth++;
+            } else if (c == ')' || c == ']' || c == '}') {
+                if (depth == 0) {
+                    item(line.substring(itemStart, i), out);
+                    return out;
+                }
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                item(line.substring(itemStart, i), out);
+                itemStart = i + 1;
+            }
+        }
+        // cut off: the last item is incomplete unless its quotes and brackets closed
+        if (quote == 0 && depth == 0) {
+            String last = line.substring(itemStart);
+            if (!last.endsWith("...") && !last.endsWith("…")) {
+                item(last, out);
+            }
+        }
+        return out;
+    }
+
+    private static int openingBracket(String line) {
+        String[] anchors = {"server_args=", "non-default args:", "args: Namespace", "Args {", "Namespace(", "args="};
+        for (String a : anchors) {
+            int at = line.indexOf(a);
+            if (at >= 0) {
+                for (int i = at + a.length() - 1; i < line.length(); i++) {
+                    char c = line.charAt(i);
+                    if (c == '(' || c == '{') {
+                        return i;
+                    }
+                }
+            }
+        }
+        return -1;
+    }
+
+    private static void item(String raw, List<Map.Entry<String, String>> out) {
+        String s = raw.strip();
+        if (s.isEmpty()) {
+            return;
+        }
+        int eq = s.indexOf('=');
+        int colon = s.indexOf(':');
+        int sep;
+        if (eq > 0 && (colon < 0 || eq < colon)) {
+            sep = eq;
+        } else if (colon > 0) {
+            sep = colon;
+        } else {
+            return;
+        }
+        String name = Text.argValue(s.substring(0, sep));
+        if (name.isEmpty() || !name.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_' || ch == '-'
+                || ch == '.')) {
+            return;
+        }
+        out.add(Map.entry(Text.argName(name), Text.argValue(s.substring(sep + 1))));
+    }
+
+    /** {@code --name value}, {@code --name=value} and bare flags ({@code true}) from a command line. */
+    static List<Map.Entry<String, String>> commandLine(String args) {
+        List<Map.Entry<String, String>> out = new ArrayList<>();
+        String[] tok = args.strip().split("\\s+");
+        for (int i = 0; i < tok.length; i++) {
+            String t = tok[i];
+            if (!t.startsWith("--") || t.length() < 3) {
+                continue;
+            }
+            int eq = t.indexOf('=');
+            if (eq > 0) {
+                out.add(Map.entry(Text.argName(t.substring(0, eq)), Text.argValue(t.substring(eq + 1))));
+            } else if (i + 1 < tok.length && !tok[i + 1].startsWith("--")) {
+                out.add(Map.entry(Text.argName(t), Text.argValue(tok[i + 1])));
+                i++;
+            } else {
+                out.add(Map.entry(Text.argName(t), "true"));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,325 @@
+package io.triage.parse;
+
+import io.triage.capture.Capture;
+import io.triage.capture.ProbeOutput;
+import io.triage.facts.CaptureClock;
+import io.triage.facts.GpuApp;
+import io.triage.facts.Gpu;
+import io.triage.facts.Intent;
+import io.triage.facts.KernelEvent;
+import io.triage.facts.Listener;
+import io.triage.facts.LogMarker;
+import io.triage.facts.ProbeStatus;
+import io.triage.facts.Proc;
+import io.triage.facts.ServerArg;
+import io.triage.facts.Target;
+import io.triage.knowledge.KnowledgeBase;
+import io.triage.knowledge.Marker;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a capture into typed facts. Total: whatever the input, it returns facts; what it cannot read
+ * becomes an {@link io.triage.facts.Unparseable} fact, never an exception.
+ */
+public final class FactBuilder {
+    /** The probes of the capture format; one that is missing is reported as absent (unknown). */
+    public static final List<String> STANDARD_PROBES = List.of("health", "gpus", "gpu_apps", "pgrep", "ps",
+            "log_tail", "log_markers", "listen", "dmesg", "nvidia_smi_full", "date");
+    private static final Pattern SS_LINE = Pattern.compile(
+            "(?:LISTEN|tcp6?)\\s+\\d+\\s+\\d+\\s+\\S*?[:.](\\d+)\\s+\\S+(?:\\s+LISTEN)?(?:\\s+(?:users:\\(\\(\"([^\"]*)\",pid=(\\d+)|(\\d+)/(\\S+)))?");
+
+    private final KnowledgeBase kb;
+    private final Map<String, List<Marker>> markersByServer = new HashMap<>();
+    private final Set<String> serverKinds = new HashSet<>();
+
+    public FactBuilder(KnowledgeBase kb) {
+        this.kb = kb;
+        for (Marker m : kb.markers()) {
+            if (!m.server().equals("common")) {
+                serverKinds.add(m.server());
+            }
+        }
+        for (String s : serverKinds) {
+            List<Marker> list = new ArrayList<>();
+            for (Marker m : kb.markers()) {
+                if (m.server().equals("common") || m.server().equals(s)) {
+                    list.add(m);
+                }
+            }
+            markersByServer.put(s, List.copyOf(list));
+        }
+        markersByServer.put("", kb.markers());
+    }
+
+    public Observation build(Capture capture, Map<String, String> extraIntent) {
+        Sink sink = new Sink();
+        List<String> notes = new ArrayList<>(capture.notes());
+        Map<String, String> t = capture.target();
+        String server = t.getOrDefault("server", "").strip().toLowerCase(Locale.ROOT);
+        int port = Text.parseInt(t.getOrDefault("port", ""), -1);
+        String log = t.getOrDefault("log", "");
+        if (!server.isEmpty() && !markersByServer.containsKey(server)) {
+            notes.add("server kind '" + server + "' has no markers of its own; common markers used");
+        }
+
+        for (String name : STANDARD_PROBES) {
+            if (capture.probe(name).isEmpty()) {
+                sink.add(new ProbeStatus(name, "absent", -1, -1, true, "not in the capture"));
+            }
+        }
+        for (ProbeOutput p : capture.probes().values()) {
+            sink.add(status(p));
+        }
+
+        // clock first: log ages and years depend on it
+        long clock = -1;
+        ZoneOffset zone = ZoneOffset.UTC;
+        int year = -1;
+        ProbeOutput date = capture.probes().get("date");
+        if (date != null && !date.outOrEmpty().isBlank()) {
+            String first = Text.lines(date.outOrEmpty()).get(0);
+            OffsetDateTime odt = Timestamps.isoInstant(first);
+            if (odt != null) {
+                clock = odt.toEpochSecond();
+                zone = odt.getOffset();
+                year = odt.getYear();
+                sink.add(new CaptureClock(clock, date.name(), 1, Text.excerpt(first)));
+            } else {
+                sink.unparseable(date.name(), "not an ISO date (date -Is)", 1, Text.excerpt(first));
+            }
+        }
+
+        guarded(capture.probes().get("health"), sink, p -> HealthParser.parse(p, sink));
+        guarded(capture.probes().get("gpus"), sink, p -> NvidiaSmiParser.gpuCsv(p, sink));
+        guarded(capture.probes().get("gpu_apps"), sink, p -> NvidiaSmiParser.appsCsv(p, sink));
+        guarded(capture.probes().get("nvidia_smi_full"), sink, p -> NvidiaSmiParser.table(p, sink));
+
+        Map<Integer, Proc> procs = new LinkedHashMap<>();
+        guarded(capture.probes().get("ps"), sink, p -> ProcessParser.ps(p, kb.processes(), procs, sink));
+        guarded(capture.probes().get("pgrep"), sink, p -> ProcessParser.pgrep(p, kb.processes(), procs, sink));
+        if (server.isEmpty()) {
+            for (Proc p : procs.values()) {
+                if (!p.server().isEmpty()) {
+                    server = p.server();
+                    notes.add("server kind '" + server + "' discovered from process " + p.pid());
+                    break;
+                }
+            }
+        }
+        for (Proc p : procs.values()) {
+            if ("other".equals(p.role()) && port > 0 && servesPort(p.args(), port)) {
+                p = new Proc(p.pid(), p.ppid(), p.state(), p.elapsedSec(), p.rssKiB(), p.args(), "frontend", "",
+                        p.probe(), p.line(), p.excerpt());
+                notes.add("process " + p.pid() + " taken for the server: its command line names port " + port);
+            }
+            sink.add(p);
+            if ("frontend".equals(p.role()) && p.live()) {
+                for (Map.Entry<String, String> a : ArgsDump.commandLine(p.args())) {
+                    sink.add(new ServerArg(a.getKey(), a.getValue(), "cmdline", true, p.pid(), -1, p.probe(),
+                            p.line(), Text.excerpt(a.getKey() + "=" + a.getValue())));
+                }
+            }
+        }
+
+        int y = year > 0 ? year : OffsetDateTime.now(ZoneOffset.UTC).getYear();
+        long c = clock;
+        ZoneOffset z = zone;
+        List<ProbeOutput> otherLogs = new ArrayList<>();
+        for (ProbeOutput p : capture.probes().values()) {
+            if (isOtherLog(p.name())) {
+                otherLogs.add(p);
+            }
+        }
+        String serverForMarkers = markersByServer.containsKey(server) ? server : "";
+        int before = sink.facts().size();
+        try {
+            LogParser.parse(capture.probes().get("log_tail"), capture.probes().get("log_markers"), otherLogs,
+                    markersByServer.get(serverForMarkers), z, y, c, sink);
+        } catch (RuntimeException e) {
+            sink.unparseable("log_tail", "log could not be read: " + e, 0, "");
+        }
+        if (server.isEmpty()) {
+            server = inferServerFromLog(sink.facts().subList(before, sink.facts().size()), notes);
+        }
+
+        for (String dmesgName : List.of("dmesg", "journal_kernel", "kern_log")) {
+            guarded(capture.probes().get(dmesgName), sink, p -> KernelLogParser.parse(p, sink, y));
+        }
+        guarded(capture.probes().get("listen"), sink, p -> listen(p, sink));
+
+        Map<String, String> intent = new LinkedHashMap<>(capture.intent());
+        intent.putAll(extraIntent);
+        intent.forEach((k, v) -> sink.add(intent(k, v, capture.intent().containsKey(k) && !extraIntent.containsKey(k))));
+
+        // per-GPU thresholds and the Xid catalogue entries for codes seen
+        Set<Integer> profiled = new HashSet<>();
+        Set<Integer> xids = new HashSet<>();
+        List<Object> extra = new ArrayList<>();
+        for (Object f : sink.facts()) {
+            if (f instanceof Gpu g && profiled.add(g.index())) {
+                extra.add(kb.gpuProfile(g.index(), g.name()));
+            } else if (f instanceof KernelEvent k && k.kind().equals("xid") && xids.add(k.code())) {
+                kb.xid(k.code()).ifPresent(extra::add);
+            }
+        }
+        extra.add(kb.thresholds());
+        extra.addAll(kb.adviceOptions());
+        Target target = new Target(server, port, log);
+        extra.add(target);
+        List<Object> facts = dedupe(sink.facts());
+        facts.addAll(extra);
+        notes.addAll(sink.notes());
+        return new Observation(target, facts, notes);
+    }
+
+    private static boolean servesPort(String args, int port) {
+        return Pattern.compile("(?:--port[= ]|:)" + port + "(?!\\d)").matcher(args).find();
+    }
+
+    /**
+     * The same GPU or compute app seen by two probes (CSV and table) is kept once, the CSV's; compute
+     * apps get the role their name says.
+     */
+    private List<Object> dedupe(List<Object> facts) {
+        Set<Integer> gpus = new HashSet<>();
+        Set<Integer> apps = new HashSet<>();
+        List<Object> out = new ArrayList<>(facts.size() + 8);
+        for (Object f : facts) {
+            if (f instanceof Gpu g && !gpus.add(g.index())) {
+                continue;
+            }
+            if (f instanceof GpuApp a) {
+                if (!apps.add(a.pid())) {
+                    continue;
+                }
+                f = new GpuApp(a.pid(), a.name(), a.usedMiB(), kb.processes().classify(a.name()).role(), a.probe(),
+                        a.line(), a.excerpt());
+            }
+            out.add(f);
+        }
+        return out;
+    }
+
+    private String inferServerFromLog(List<Object> facts, List<String> notes) {
+        Map<String, Integer> votes = new HashMap<>();
+        Map<String, String> serverOf = new HashMap<>();
+        for (Marker m : kb.markers()) {
+            serverOf.put(m.id(), m.server());
+        }
+        for (Object f : facts) {
+            if (f instanceof LogMarker m) {
+                String s = serverOf.getOrDefault(m.markerId(), "common");
+                if (!s.equals("common")) {
+                    votes.merge(s, 1, Integer::sum);
+                }
+            }
+        }
+        String best = "";
+        int bestVotes = 0;
+        for (Map.Entry<String, Integer> e : votes.entrySet()) {
+            if (e.getValue() > bestVotes) {
+                best = e.getKey();
+                bestVotes = e.getValue();
+            }
+        }
+        if (!best.isEmpty()) {
+            notes.add("server kind '" + best + "' recognised from its log lines");
+        }
+        return best;
+    }
+
+    private static boolean isOtherLog(String name) {
+        if (name.equals("log_tail") || name.equals("log_markers") || name.contains("apt") || name.contains("dmesg")
+                || name.contains("kern")) {
+            return false;
+        }
+        return name.startsWith("log") || name.endsWith("_log") || name.endsWith("logs") || name.startsWith("journal");
+    }
+
+    private static Intent intent(String key, String value, boolean fromFile) {
+        String k = Text.argName(key);
+        String v = Text.argValue(value);
+        long epoch = -1;
+        if (k.equals("launched_at") || k.endsWith("_at")) {
+            OffsetDateTime t = Timestamps.isoInstant(v);
+            epoch = t == null ? -1 : t.toEpochSecond();
+        }
+        return new Intent(k, v, epoch, fromFile ? "intent.txt" : "operator", 0, k + "=" + v);
+    }
+
+    private static void listen(ProbeOutput p, Sink sink) {
+        List<String> lines = Text.lines(p.outOrEmpty());
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher m = SS_LINE.matcher(lines.get(i));
+            if (!m.find()) {
+                continue;
+            }
+            int pid = m.group(3) != null ? Text.parseInt(m.group(3), -1)
+                    : m.group(4) != null ? Text.parseInt(m.group(4), -1) : -1;
+            String name = m.group(2) != null ? m.group(2) : m.group(5) != null ? m.group(5) : "";
+            sink.add(new Listener(Text.parseInt(m.group(1), -1), pid, name, p.name(), i + 1, Text.excerpt(lines.get(i))));
+        }
+    }
+
+    /** Probe status from the exit code, with the codes that mean "ran, found nothing" taken as ok. */
+    static ProbeStatus status(ProbeOutput p) {
+        boolean empty = p.outOrEmpty().isBlank();
+        double secs = p.seconds() == null ? -1 : p.seconds();
+        String err = Text.lines(p.errOrEmpty()).stream().filter(s -> !s.isBlank()).findFirst().orElse("");
+        if (p.rc() == null) {
+            return new ProbeStatus(p.name(), "no-exit-code", -1, secs, empty, "");
+        }
+        int rc = p.rc();
+        String status;
+        if (rc == 0) {
+            status = "ok";
+        } else if (rc == 124) {
+            status = "timeout";
+        } else if (rc == 127 || err.contains("command not found")) {
+            status = "not-found";
+        } else if (p.name().equals("health") && rc != 126) {
+            status = "ok"; // curl's own failure (refused, timed out) is the observation itself
+        } else if (rc == 1 && (p.name().equals("pgrep") || p.name().equals("ps") || p.name().equals("log_markers"))
+                && err.isEmpty()) {
+            status = "ok"; // pgrep and grep say 1 for "no match"
+        } else {
+            status = "failed";
+        }
+        String reason = status.equals("ok") ? "" : Text.excerpt(err);
+        if (status.equals("ok") && !err.isEmpty() && !p.name().equals("health")
+                && (err.contains("Permission denied") || err.contains("Operation not permitted")
+                || err.contains("No such file"))) {
+            status = "failed";
+            reason = Text.excerpt(err);
+        }
+        if (status.equals("ok") && p.name().equals("dmesg") && p.outOrEmpty().contains("read kernel buffer failed")) {
+            status = "failed";
+            reason = "dmesg: read kernel buffer failed (needs root or kernel.dmesg_restrict=0)";
+        }
+        return new ProbeStatus(p.name(), status, rc, secs, empty, reason);
+    }
+
+    private static void guarded(ProbeOutput p, Sink sink, java.util.function.Consumer<ProbeOutput> parser) {
+        if (p == null) {
+            return;
+        }
+        try {
+            parser.accept(p);
+        } catch (RuntimeException e) {
+            sink.unparseable(p.name(), "parser failed on this output: " + e, 0, "");
+        }
+    }
+
+}

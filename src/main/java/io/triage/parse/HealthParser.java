@@ -1,0 +1,97 @@
+package io.triage.parse;
+
+import io.triage.capture.ProbeOutput;
+import io.triage.facts.Health;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the health probe: {@code curl -w '%{http_code} %{time_total}'} output plus curl's exit code
+ * and error text. Pasted output without an exit code is read from curl's error text.
+ */
+final class HealthParser {
+    private static final Pattern CODE_TIME = Pattern.compile("^\\s*(\\d{3})\\s+(\\d+(?:\\.\\d+)?)\\s*$");
+    private static final Pattern CODE_ONLY = Pattern.compile("^\\s*(\\d{3})\\s*$");
+    private static final Pattern CURL_ERR = Pattern.compile("curl: \\((\\d+)\\)");
+
+    private HealthParser() {
+    }
+
+    static void parse(ProbeOutput p, Sink sink) {
+        String out = p.outOrEmpty();
+        String err = p.errOrEmpty();
+        int code = 0;
+        double secs = p.seconds() == null ? -1 : p.seconds();
+        String excerpt = "";
+        int line = 0;
+        List<String> lines = Text.lines(out);
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher m = CODE_TIME.matcher(lines.get(i));
+            Matcher c = CODE_ONLY.matcher(lines.get(i));
+            if (m.matches()) {
+                code = Integer.parseInt(m.group(1));
+                secs = Double.parseDouble(m.group(2));
+            } else if (c.matches()) {
+                code = Integer.parseInt(c.group(1));
+            } else {
+                continue;
+            }
+            excerpt = Text.excerpt(lines.get(i));
+            line = i + 1;
+        }
+        Integer rc = p.rc();
+        Matcher ce = CURL_ERR.matcher(err);
+        int curlRc = ce.find() ? Integer.parseInt(ce.group(1)) : -1;
+        if (rc == null || (rc == 124 && curlRc > 0)) {
+            rc = curlRc >= 0 ? curlRc : null;
+        }
+        String errLine = Text.lines(err).stream().filter(s -> !s.isBlank()).findFirst().orElse("");
+        if (!errLine.isEmpty()) {
+            excerpt = excerpt.isEmpty() ? Text.excerpt(errLine) : excerpt + " | " + Text.excerpt(errLine);
+        }
+        String status;
+        if (rc == null) {
+            if (code >= 200 && code < 300) {
+                status = "ok";
+            } else if (code >= 100) {
+                status = "http-error";
+            } else {
+                status = fromErrorText(err + "\n" + out);
+            }
+        } else {
+            status = switch (rc) {
+                case 0 -> code >= 200 && code < 300 ? "ok" : code >= 100 ? "http-error" : "other";
+                case 7 -> "refused";
+                case 28, 124 -> "timeout";
+                case 6 -> "dns";
+                case 22 -> "http-error";
+                default -> "other";
+            };
+        }
+        if (status == null) {
+            sink.unparseable(p.name(), "health output has neither an HTTP code nor a curl error", 1,
+                    Text.excerpt(out.isBlank() ? err : out));
+            return;
+        }
+        if (excerpt.isEmpty()) {
+            excerpt = rc == null ? "(no output)" : "curl exit code " + rc;
+        }
+        sink.add(new Health(status, code, secs, p.name(), line, excerpt));
+    }
+
+    private static String fromErrorText(String text) {
+        String t = text.toLowerCase(java.util.Locale.ROOT);
+        if (t.contains("connection refused") || t.contains("couldn't connect") || t.contains("failed to connect")) {
+            return "refused";
+        }
+        if (t.contains("timed out") || t.contains("timeout")) {
+            return "timeout";
+        }
+        if (t.contains("could not resolve") || t.contains("name or service not known")) {
+            return "dns";
+        }
+        return null;
+    }
+}

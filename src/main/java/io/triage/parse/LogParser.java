@@ -1,0 +1,249 @@
+package io.triage.parse;
+
+import io.triage.capture.ProbeOutput;
+import io.triage.facts.LogMarker;
+import io.triage.facts.LogState;
+import io.triage.facts.ServerArg;
+import io.triage.knowledge.Marker;
+
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the server's log from the tail probe and the numbered marker grep, puts them back in order,
+ * classifies each line with the knowledge base's markers, cuts the log into runs (a new run starts at
+ * an argument dump, or at a run start after the previous run ended), and reports the newest run's
+ * argument dump as {@link ServerArg}s.
+ */
+final class LogParser {
+    private static final Pattern NUMBERED = Pattern.compile("^(\\d+)[:-](.*)$");
+    /** When several markers match one line, the kind that best describes it (first wins). */
+    private static final List<String> KIND_ORDER = List.of("address-in-use", "error", "engine-dead", "killed",
+            "health-check-failed", "traceback", "exception", "port-owner", "signal", "shutdown", "server-args",
+            "run-start", "ready", "nccl-init", "loading", "progress", "access");
+    private static final java.util.Set<String> TERMINAL =
+            java.util.Set.of("shutdown", "error", "killed", "traceback", "address-in-use", "signal");
+
+    private record Entry(String text, int absLine, String probe, int probeLine) { }
+
+    private LogParser() {
+    }
+
+    static void parse(ProbeOutput tail, ProbeOutput grep, List<ProbeOutput> others, List<Marker> markers,
+                      ZoneOffset zone, int year, long clock, Sink sink) {
+        List<Entry> entries = merge(tail, grep, sink);
+        for (ProbeOutput o : others) {
+            List<String> lines = Text.lines(o.outOrEmpty());
+            for (int i = 0; i < lines.size(); i++) {
+                entries.add(new Entry(lines.get(i), -1, o.name(), i + 1));
+            }
+        }
+        String probe = tail != null ? tail.name() : grep != null ? grep.name() : others.isEmpty() ? "log"
+                : others.get(0).name();
+        if (entries.isEmpty()) {
+            sink.add(new LogState(false, 0, 0, -1, -1, -1, "", probe, 0, "(empty log)"));
+            return;
+        }
+        int n = entries.size();
+        long[] epochs = new long[n];
+        List<List<Marker>> matched = new ArrayList<>(n);
+        List<List<Matcher>> matchers = new ArrayList<>(n);
+        int[] runOf = new int[n];
+        int run = 0;
+        boolean runTerminal = false;
+        boolean runReady = false;
+        boolean anyArgs = false;
+        for (Entry e : entries) {
+            if (e.text().contains("server_args=") || e.text().contains("non-default args:")
+                    || e.text().contains("args: Namespace(") || e.text().contains("Args {")) {
+                anyArgs = true;
+                break;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            String text = entries.get(i).text();
+            epochs[i] = Timestamps.log(text, zone, year);
+            List<Marker> ms = null;
+            List<Matcher> mm = null;
+            for (Marker m : markers) {
+                if (m.literal() != null && !text.contains(m.literal())) {
+                    continue;
+                }
+                Matcher matcher = m.pattern().matcher(text);
+                if (matcher.find()) {
+                    if (ms == null) {
+                        ms = new ArrayList<>(2);
+                        mm = new ArrayList<>(2);
+                    }
+                    ms.add(m);
+                    mm.add(matcher);
+                }
+            }
+            matched.add(ms);
+            matchers.add(mm);
+            if (ms != null) {
+                boolean args = has(ms, "server-args");
+                boolean start = has(ms, "run-start");
+                if (args || (start && (!anyArgs || run == 0) && (run == 0 || runTerminal || runReady))) {
+                    run++;
+                    runTerminal = false;
+                    runReady = false;
+                }
+                for (Marker m : ms) {
+                    runTerminal |= TERMINAL.contains(m.kind());
+                    runReady |= m.kind().equals("ready");
+                }
+            }
+            runOf[i] = run;
+        }
+        int current = run;
+        String lastKind = "";
+        long lastEpoch = -1;
+        int newestArgs = -1;
+        for (int i = 0; i < n; i++) {
+            if (epochs[i] >= 0) {
+                lastEpoch = epochs[i];
+            }
+            List<Marker> ms = matched.get(i);
+            if (ms == null) {
+                continue;
+            }
+            Entry e = entries.get(i);
+            boolean cur = runOf[i] == current;
+            int line = e.absLine() > 0 ? e.absLine() : e.probeLine();
+            String excerpt = Text.excerpt(e.text());
+            for (int k = 0; k < ms.size(); k++) {
+                Marker m = ms.get(k);
+                sink.add(new LogMarker(m.kind(), m.id(), m.subtype(), m.priority(), i, runOf[i], cur, epochs[i],
+                        detail(m, matchers.get(i).get(k)), e.probe(), line, excerpt));
+                if (m.kind().equals("server-args")) {
+                    newestArgs = i;
+                }
+            }
+            if (cur) {
+                lastKind = best(ms);
+            }
+        }
+        if (newestArgs >= 0) {
+            Entry e = entries.get(newestArgs);
+            int line = e.absLine() > 0 ? e.absLine() : e.probeLine();
+            for (Map.Entry<String, String> a : ArgsDump.parse(e.text())) {
+                sink.add(new ServerArg(a.getKey(), a.getValue(), "server-args", true, -1, epochs[newestArgs],
+                        e.probe(), line, Text.excerpt(a.getKey() + "=" + a.getValue())));
+            }
+        }
+        Entry last = entries.get(n - 1);
+        long age = clock >= 0 && lastEpoch >= 0 ? clock - lastEpoch : -1;
+        sink.add(new LogState(true, n, current, n - 1, lastEpoch, age, lastKind, last.probe(),
+                last.absLine() > 0 ? last.absLine() : last.probeLine(), Text.excerpt(last.text())));
+    }
+
+    /** Puts the numbered grep lines before or around the tail, dropping the ones the tail repeats. */
+    private static List<Entry> merge(ProbeOutput tail, ProbeOutput grep, Sink sink) {
+        List<Entry> tailEntries = new ArrayList<>();
+        if (tail != null) {
+            List<String> lines = Text.lines(tail.outOrEmpty());
+            for (int i = 0; i < lines.size(); i++) {
+                tailEntries.add(new Entry(lines.get(i), -1, tail.name(), i + 1));
+            }
+        }
+        List<Entry> numbered = new ArrayList<>();
+        if (grep != null) {
+            List<String> lines = Text.lines(grep.outOrEmpty());
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher m = NUMBERED.matcher(lines.get(i));
+                if (m.matches()) {
+                    numbered.add(new Entry(m.group(2), Text.parseInt(m.group(1), -1), grep.name(), i + 1));
+                } else if (!lines.get(i).isBlank()) {
+                    sink.unparseable(grep.name(), "marker line without the 'N:' line number of grep -n", i + 1,
+                            Text.excerpt(lines.get(i)));
+                }
+            }
+        }
+        if (numbered.isEmpty()) {
+            return tailEntries;
+        }
+        if (tailEntries.isEmpty()) {
+            return numbered;
+        }
+        // align: the last numbered line whose text the tail also holds fixes the tail's first line number
+        Map<String, Integer> tailIndex = new HashMap<>();
+        for (int i = 0; i < tailEntries.size(); i++) {
+            tailIndex.put(tailEntries.get(i).text(), i);
+        }
+        int tailStart = -1;
+        for (int k = numbered.size() - 1; k >= 0; k--) {
+            Integer at = tailIndex.get(numbered.get(k).text());
+            if (at != null) {
+                tailStart = numbered.get(k).absLine() - at;
+                break;
+            }
+        }
+        List<Entry> out = new ArrayList<>();
+        if (tailStart < 1) {
+            // no shared line: every numbered line comes before the tail (the tail would repeat it otherwise)
+            out.addAll(numbered);
+            out.addAll(tailEntries);
+            return out;
+        }
+        for (Entry e : numbered) {
+            if (e.absLine() < tailStart) {
+                out.add(e);
+            }
+        }
+        for (int i = 0; i < tailEntries.size(); i++) {
+            Entry t = tailEntries.get(i);
+            out.add(new Entry(t.text(), tailStart + i, t.probe(), t.probeLine()));
+        }
+        return out;
+    }
+
+    private static boolean has(List<Marker> ms, String kind) {
+        for (Marker m : ms) {
+            if (m.kind().equals(kind)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String best(List<Marker> ms) {
+        String best = ms.get(0).kind();
+        int bestAt = KIND_ORDER.indexOf(best);
+        for (Marker m : ms) {
+            int at = KIND_ORDER.indexOf(m.kind());
+            if (at >= 0 && (bestAt < 0 || at < bestAt)) {
+                best = m.kind();
+                bestAt = at;
+            }
+        }
+        return best;
+    }
+
+    private static String detail(Marker m, Matcher matcher) {
+        if (m.groups().isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        for (String g : m.groups()) {
+            String v;
+            try {
+                v = matcher.group(g);
+            } catch (IllegalArgumentException e) {
+                v = null;
+            }
+            if (v != null && !v.isBlank()) {
+                if (b.length() > 0) {
+                    b.append(' ');
+                }
+                b.append(g).append('=').append(Text.excerpt(v));
+            }
+        }
+        return b.toString();
+    }
+}

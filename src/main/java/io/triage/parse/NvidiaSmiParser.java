@@ -1,0 +1,191 @@
+package io.triage.parse;
+
+import io.triage.capture.ProbeOutput;
+import io.triage.facts.Gpu;
+import io.triage.facts.GpuApp;
+import io.triage.facts.SmiFailure;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads {@code nvidia-smi}: the CSV GPU query, the compute-apps query, the human table, and the texts
+ * it prints when it cannot work (driver/library mismatch, no driver, lost GPU…).
+ */
+final class NvidiaSmiParser {
+    private static final Pattern TABLE_GPU_ROW = Pattern.compile("^\\|\\s+(\\d+)\\s+(.+?)\\s+(?:On|Off)\\s+\\|");
+    private static final Pattern TABLE_MEM = Pattern.compile("(\\d+)MiB\\s*/\\s*(\\d+)MiB");
+    private static final Pattern TABLE_POWER = Pattern.compile("(\\d+|ERR!|N/A)W?\\s*/\\s*(\\d+|ERR!|N/A)W");
+    private static final Pattern TABLE_TEMP = Pattern.compile("^\\|\\s*\\S+\\s+(\\d+)C\\s+(P\\d+|ERR!)?");
+    private static final Pattern TABLE_UTIL = Pattern.compile("\\|\\s*(\\d+|ERR!|N/A)%?\\s+(?:Default|E\\. Process|"
+            + "Exclusive_Process|Exclusive_Thread|Prohibited|N/A)\\s*\\|");
+    private static final Pattern TABLE_PROC = Pattern.compile(
+            "^\\|\\s+(\\d+|N/A)\\s+(?:\\S+\\s+\\S+\\s+)?(\\d+)\\s+([CGM+]+)\\s+(.+?)\\s+(\\d+|N/A)(?:MiB)?\\s*\\|\\s*$");
+    private static final Pattern NUMBER = Pattern.compile("(-?\\d+(?:\\.\\d+)?)");
+
+    private NvidiaSmiParser() {
+    }
+
+    /** Failure texts of nvidia-smi and NVML, lower case, with the kind each means. */
+    private static final String[][] FAILURES = {
+        {"driver/library version mismatch", "driver-mismatch"},
+        {"nvml library version", "driver-mismatch"},
+        {"couldn't communicate with the nvidia driver", "no-driver"},
+        {"nvidia driver is not loaded", "no-driver"},
+        {"unable to determine the device handle", "device-handle"},
+        {"gpu is lost", "gpu-lost"},
+        {"reboot the system to recover this gpu", "gpu-lost"},
+        {"no devices were found", "no-devices"},
+        {"failed to initialize nvml: unknown error", "nvml-unknown"},
+        {"unable to determine the number of gpus", "no-devices"},
+    };
+
+    /** Scans out and err for failure texts; returns true when one was found. */
+    static boolean failures(ProbeOutput p, Sink sink) {
+        boolean found = false;
+        for (String stream : new String[] {p.outOrEmpty(), p.errOrEmpty()}) {
+            List<String> lines = Text.lines(stream);
+            for (int i = 0; i < lines.size(); i++) {
+                String low = lines.get(i).toLowerCase(Locale.ROOT);
+                for (String[] f : FAILURES) {
+                    if (low.contains(f[0])) {
+                        sink.add(new SmiFailure(f[1], p.name(), i + 1, Text.excerpt(lines.get(i))));
+                        found = true;
+                        break;
+                    }
+                }
+            }
+        }
+        if (p.rc() != null && p.rc() == 124) {
+            sink.add(new SmiFailure("timeout", p.name(), 0, "nvidia-smi did not answer within the probe's timeout"));
+            found = true;
+        }
+        return found;
+    }
+
+    /** {@code index,name,memory.used,memory.total,utilization.gpu,power.draw,temperature.gpu,pstate}. */
+    static void gpuCsv(ProbeOutput p, Sink sink) {
+        if (failures(p, sink)) {
+            return;
+        }
+        List<String> lines = Text.lines(p.outOrEmpty());
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank() || line.startsWith("index")) {
+                continue;
+            }
+            String[] f = line.split(",", -1);
+            if (f.length < 4 || Text.parseInt(f[0], -1) < 0) {
+                sink.unparseable(p.name(), "not a GPU CSV row (index,name,memory.used,…)", i + 1, Text.excerpt(line));
+                continue;
+            }
+            boolean err = line.contains("ERR!");
+            Gpu gpu = new Gpu(Text.parseInt(f[0], -1), f[1].strip(), number(f, 2), number(f, 3),
+                    (int) number(f, 4), f.length > 5 ? decimal(f[5]) : -1, (int) number(f, 6),
+                    f.length > 7 ? f[7].strip() : "", err, p.name(), i + 1, Text.excerpt(line));
+            sink.add(gpu);
+            if (err) {
+                sink.add(new SmiFailure("err-field", p.name(), i + 1, Text.excerpt(line)));
+            }
+        }
+    }
+
+    /** {@code pid,process_name,used_memory}. */
+    static void appsCsv(ProbeOutput p, Sink sink) {
+        if (failures(p, sink)) {
+            return;
+        }
+        List<String> lines = Text.lines(p.outOrEmpty());
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank() || line.startsWith("pid")) {
+                continue;
+            }
+            if (line.toLowerCase(Locale.ROOT).contains("no running processes")) {
+                continue;
+            }
+            String[] f = line.split(",", -1);
+            int pid = f.length >= 1 ? Text.parseInt(f[0], -1) : -1;
+            if (f.length < 2 || pid < 0) {
+                sink.unparseable(p.name(), "not a compute-app CSV row (pid,process_name,used_memory)", i + 1,
+                        Text.excerpt(line));
+                continue;
+            }
+            sink.add(new GpuApp(pid, f[1].strip(), number(f, 2), "", p.name(), i + 1, Text.excerpt(line)));
+        }
+    }
+
+    /** The human table: one GPU per two rows, then the processes box. */
+    static void table(ProbeOutput p, Sink sink) {
+        if (failures(p, sink)) {
+            return;
+        }
+        List<String> lines = Text.lines(p.outOrEmpty());
+        boolean inProcesses = false;
+        int gpus = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.contains("Processes:")) {
+                inProcesses = true;
+                continue;
+            }
+            if (inProcesses) {
+                Matcher pm = TABLE_PROC.matcher(line);
+                if (pm.find()) {
+                    long mem = pm.group(5).equals("N/A") ? -1 : Text.parseLong(pm.group(5), -1);
+                    sink.add(new GpuApp(Text.parseInt(pm.group(2), -1), pm.group(4).strip(), mem, "", p.name(), i + 1,
+                            Text.excerpt(line)));
+                }
+                continue;
+            }
+            Matcher row = TABLE_GPU_ROW.matcher(line);
+            if (!row.find() || i + 1 >= lines.size()) {
+                continue;
+            }
+            String second = lines.get(i + 1);
+            Matcher mem = TABLE_MEM.matcher(second);
+            if (!mem.find()) {
+                sink.unparseable(p.name(), "GPU row without a memory column (cut-off table?)", i + 2,
+                        Text.excerpt(second));
+                continue;
+            }
+            Matcher pow = TABLE_POWER.matcher(second);
+            Matcher temp = TABLE_TEMP.matcher(second);
+            Matcher util = TABLE_UTIL.matcher(second);
+            boolean err = line.contains("ERR!") || second.contains("ERR!");
+            boolean hasTemp = temp.find();
+            Gpu gpu = new Gpu(Text.parseInt(row.group(1), -1), row.group(2).strip(),
+                    Text.parseLong(mem.group(1), -1), Text.parseLong(mem.group(2), -1),
+                    util.find() ? Text.parseInt(util.group(1), -1) : -1,
+                    pow.find() ? Text.parseDouble(pow.group(1), -1) : -1,
+                    hasTemp ? Text.parseInt(temp.group(1), -1) : -1,
+                    hasTemp && temp.group(2) != null ? temp.group(2) : "", err, p.name(), i + 2,
+                    Text.excerpt(second));
+            sink.add(gpu);
+            gpus++;
+            if (err) {
+                sink.add(new SmiFailure("err-field", p.name(), i + 2, Text.excerpt(second)));
+            }
+            i++;
+        }
+        if (gpus == 0 && !p.outOrEmpty().isBlank() && p.outOrEmpty().contains("NVIDIA-SMI")) {
+            sink.unparseable(p.name(), "nvidia-smi table without a readable GPU row (cut off?)", 1,
+                    Text.excerpt(Text.lines(p.outOrEmpty()).get(0)));
+        }
+    }
+
+    private static long number(String[] f, int i) {
+        if (i >= f.length) {
+            return -1;
+        }
+        Matcher m = NUMBER.matcher(f[i]);
+        return m.find() ? (long) Double.parseDouble(m.group(1)) : -1;
+    }
+
+    private static double decimal(String s) {
+        Matcher m = NUMBER.matcher(s);
+        return m.find() ? Double.parseDouble(m.group(1)) : -1;
+    }
+}

@@ -1,0 +1,150 @@
+package io.triage.parse;
+
+import io.triage.capture.ProbeOutput;
+import io.triage.facts.Proc;
+import io.triage.knowledge.ProcessPatterns;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads {@code pgrep -fa} ({@code PID ARGS}) and {@code ps} output with a header line (any column order
+ * among PID, PPID, STAT/S, ELAPSED/ETIMES/ETIME, RSS, and the command last). The probe's own command
+ * lines ({@code timeout 10 bash -c pgrep …}, {@code grep}) are never taken for the server.
+ */
+final class ProcessParser {
+    private static final Pattern PGREP_LINE = Pattern.compile("^\\s*(\\d+)\\s+(.+)$");
+    private static final Pattern ETIME = Pattern.compile("^(?:(\\d+)-)?(?:(\\d+):)?(\\d+):(\\d+)$");
+
+    private ProcessParser() {
+    }
+
+    static void pgrep(ProbeOutput p, ProcessPatterns patterns, Map<Integer, Proc> procs, Sink sink) {
+        List<String> lines = Text.lines(p.outOrEmpty());
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank()) {
+                continue;
+            }
+            Matcher m = PGREP_LINE.matcher(line);
+            if (!m.matches()) {
+                sink.unparseable(p.name(), "not a 'PID command' line", i + 1, Text.excerpt(line));
+                continue;
+            }
+            int pid = Text.parseInt(m.group(1), -1);
+            String args = m.group(2).strip();
+            ProcessPatterns.Role role = patterns.classify(args);
+            if (role == ProcessPatterns.Role.PROBE || procs.containsKey(pid)) {
+                continue;
+            }
+            procs.put(pid, new Proc(pid, -1, "", -1, -1, args, role.role(), role.server(), p.name(), i + 1,
+                    Text.excerpt(line)));
+        }
+    }
+
+    static void ps(ProbeOutput p, ProcessPatterns patterns, Map<Integer, Proc> procs, Sink sink) {
+        List<String> lines = Text.lines(p.outOrEmpty());
+        List<String> header = null;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] tok = line.strip().split("\\s+");
+            if (header == null) {
+                if (tok.length >= 2 && indexOf(List.of(tok), "PID") >= 0) {
+                    header = new ArrayList<>();
+                    for (String t : tok) {
+                        header.add(t.toUpperCase(Locale.ROOT));
+                    }
+                    continue;
+                }
+                // no header: assume the standard probe's columns pid,ppid,stat,etimes,rss,args
+                header = List.of("PID", "PPID", "STAT", "ELAPSED", "RSS", "COMMAND");
+            }
+            int cols = header.size();
+            if (tok.length < cols) {
+                sink.unparseable(p.name(), "fewer columns than the header (" + cols + ")", i + 1, Text.excerpt(line));
+                continue;
+            }
+            int pid = Text.parseInt(tok[col(header, "PID")], -1);
+            if (pid < 0) {
+                if (!line.contains("PID")) {
+                    sink.unparseable(p.name(), "no PID in this ps row", i + 1, Text.excerpt(line));
+                }
+                continue;
+            }
+            String args = rest(line, cols - 1);
+            ProcessPatterns.Role role = patterns.classify(args);
+            if (role == ProcessPatterns.Role.PROBE) {
+                continue;
+            }
+            int ppidCol = col(header, "PPID");
+            int statCol = firstCol(header, "STAT", "S", "STATE");
+            int etCol = firstCol(header, "ELAPSED", "ETIMES", "ETIME");
+            int rssCol = firstCol(header, "RSS", "RSZ");
+            String stat = statCol >= 0 ? tok[statCol] : "";
+            procs.put(pid, new Proc(pid, ppidCol >= 0 ? Text.parseInt(tok[ppidCol], -1) : -1,
+                    stat.isEmpty() ? "" : stat.substring(0, 1), etCol >= 0 ? elapsed(tok[etCol]) : -1,
+                    rssCol >= 0 ? Text.parseLong(tok[rssCol], -1) : -1, args, role.role(), role.server(),
+                    p.name(), i + 1, Text.excerpt(line)));
+        }
+    }
+
+    /** Everything after the first {@code skip} whitespace-separated fields. */
+    private static String rest(String line, int skip) {
+        int i = 0;
+        int n = line.length();
+        for (int f = 0; f < skip; f++) {
+            while (i < n && Character.isWhitespace(line.charAt(i))) {
+                i++;
+            }
+            while (i < n && !Character.isWhitespace(line.charAt(i))) {
+                i++;
+            }
+        }
+        return line.substring(Math.min(i, n)).strip();
+    }
+
+    /** Seconds from {@code etimes} (plain seconds) or {@code etime} ({@code [[dd-]hh:]mm:ss}). */
+    static long elapsed(String s) {
+        long plain = Text.parseLong(s, -1);
+        if (plain >= 0) {
+            return plain;
+        }
+        Matcher m = ETIME.matcher(s);
+        if (!m.matches()) {
+            return -1;
+        }
+        long days = m.group(1) == null ? 0 : Long.parseLong(m.group(1));
+        long hours = m.group(2) == null ? 0 : Long.parseLong(m.group(2));
+        return ((days * 24 + hours) * 60 + Long.parseLong(m.group(3))) * 60 + Long.parseLong(m.group(4));
+    }
+
+    private static int col(List<String> header, String name) {
+        return indexOf(header, name);
+    }
+
+    private static int firstCol(List<String> header, String... names) {
+        for (String n : names) {
+            int i = indexOf(header, n);
+            if (i >= 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int indexOf(List<String> header, String name) {
+        for (int i = 0; i < header.size(); i++) {
+            if (header.get(i).equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
