@@ -297,7 +297,8 @@ public final class FactBuilder {
         } else {
             status = "failed";
         }
-        String reason = status.equals("ok") ? "" : Text.excerpt(err);
+        String firstOut = Text.lines(p.outOrEmpty()).stream().filter(s -> !s.isBlank()).findFirst().orElse("");
+        String reason = status.equals("ok") ? "" : Text.excerpt(err.isEmpty() ? firstOut : err);
         if (status.equals("ok") && !err.isEmpty() && !p.name().equals("health")
                 && (err.contains("Permission denied") || err.contains("Operation not permitted")
                 || err.contains("No such file"))) {

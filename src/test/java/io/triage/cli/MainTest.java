@@ -1,0 +1,87 @@
+package io.triage.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.triage.TestHome;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MainTest {
+    private record Run(int code, String out, String err) { }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static String fixture(String name) {
+        return TestHome.fixture(name).toString();
+    }
+
+    @Test
+    void replayPrintsTheVerdictFirstThenBecauseRuledOutAndNext() {
+        Run r = run("--home", TestHome.HOME.toString(), "replay", fixture("h200/02-external-kill"));
+        assertEquals(0, r.code(), r.err());
+        int verdict = r.out().indexOf("VERDICT: external-kill");
+        int because = r.out().indexOf("BECAUSE");
+        int ruledOut = r.out().indexOf("RULED OUT");
+        int next = r.out().indexOf("NEXT");
+        assertTrue(verdict >= 0 && verdict < because && because < ruledOut && ruledOut < next, r.out());
+    }
+
+    @Test
+    void jsonHasTheStableTopLevelContract() throws Exception {
+        Run r = run("--home", TestHome.HOME.toString(), "replay", fixture("h200/04-hung-stopped"), "--format", "json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        for (String key : new String[] {"schema", "cause", "subtype", "confidence", "hypotheses", "ruledOut", "questions",
+                "nextSteps", "coverage"}) {
+            assertTrue(j.has(key), "missing " + key + " in " + j.fieldNames());
+        }
+        assertEquals("hung", j.get("cause").asText());
+        assertEquals("stopped", j.get("subtype").asText());
+        assertEquals("supported", j.get("hypotheses").get(0).get("status").asText());
+    }
+
+    @Test
+    void intentOnTheCommandLineTurnsAKillIntoALaunchThatNeverHappened() {
+        Run plain = run("--home", TestHome.HOME.toString(), "replay", fixture("h200/02-external-kill"), "--format", "json");
+        Run withIntent = run("--home", TestHome.HOME.toString(), "replay", fixture("h200/02-external-kill"),
+                "--intent", "moe_runner_backend=flashinfer_trtllm", "--format", "json");
+        assertTrue(plain.out().contains("\"cause\" : \"external-kill\""));
+        assertTrue(withIntent.out().contains("\"cause\" : \"launch-never-happened\""), withIntent.out());
+    }
+
+    @Test
+    void unusableInputExitsTwoWithOneLineAndNoStackTrace() {
+        Run r = run("--home", TestHome.HOME.toString(), "replay", "/nonexistent/capture");
+        assertEquals(2, r.code());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("triage: "), r.err());
+        assertFalse(r.err().contains("at io.triage"), r.err());
+        assertEquals(2, run("replay").code());
+        assertEquals(2, run("--home", TestHome.HOME.toString(), "replay", fixture("h200/02-external-kill"), "--format", "xml").code());
+    }
+
+    @Test
+    void rulesCheckReportsWhatCompiled() {
+        Run r = run("--home", TestHome.HOME.toString(), "rules", "check");
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("rules compiled"), r.out());
+    }
+
+    @Test
+    void aHomeWithoutRulesIsBrokenKnowledgeNotBadInput() {
+        Run r = run("--home", "/nonexistent-home", "replay", fixture("h200/02-external-kill"));
+        assertEquals(3, r.code(), r.err());
+        assertTrue(r.err().contains("not found"), r.err());
+    }
+}

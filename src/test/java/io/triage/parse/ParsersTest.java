@@ -1,0 +1,209 @@
+package io.triage.parse;
+
+import io.triage.TestHome;
+import io.triage.capture.ProbeOutput;
+import io.triage.facts.Gpu;
+import io.triage.facts.GpuApp;
+import io.triage.facts.Health;
+import io.triage.facts.KernelEvent;
+import io.triage.facts.Proc;
+import io.triage.facts.SmiFailure;
+import io.triage.facts.Unparseable;
+import io.triage.knowledge.ProcessPatterns;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ParsersTest {
+    private static ProbeOutput probe(String name, String out, String err, Integer rc) {
+        return new ProbeOutput(name, null, out, err, rc, rc == null ? null : 0.01, false);
+    }
+
+    private static <T> List<T> of(Sink sink, Class<T> type) {
+        return sink.facts().stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    private static Health health(String out, String err, Integer rc) {
+        Sink s = new Sink();
+        HealthParser.parse(probe("health", out, err, rc), s);
+        return of(s, Health.class).get(0);
+    }
+
+    @Test
+    void healthReadsCodeTimeAndCurlFailures() {
+        assertEquals("ok", health("200 0.000643\n", "", 0).status());
+        assertEquals(0.000643, health("200 0.000643\n", "", 0).seconds());
+        assertEquals("http-error", health("503 0.01\n", "", 0).status());
+        assertEquals("refused", health("000 0.0001\n", "curl: (7) Failed to connect to 127.0.0.1 port 30000", 7).status());
+        assertEquals("timeout", health("000 5.002\n", "curl: (28) Operation timed out after 5002 milliseconds", 28).status());
+        assertEquals("dns", health("000 0\n", "curl: (6) Could not resolve host: gpu-7", 6).status());
+    }
+
+    @Test
+    void pastedHealthWithoutExitCodeIsReadFromCurlsText() {
+        assertEquals("refused", health("", "curl: (7) Failed to connect to localhost port 8000: Connection refused", null).status());
+        assertEquals("ok", health("200\n", "", null).status());
+    }
+
+    @Test
+    void garbledHealthOutputIsUnparseableNotAnException() {
+        Sink s = new Sink();
+        HealthParser.parse(probe("health", "\u0000\u0001garbage", "", null), s);
+        assertEquals(1, of(s, Unparseable.class).size());
+    }
+
+    @Test
+    void gpuCsvWithUnitsNotAvailableAndErrFields() {
+        Sink s = new Sink();
+        NvidiaSmiParser.gpuCsv(probe("gpus", "0, NVIDIA H200, 25357 MiB, 143771 MiB, 92 %, 382.24 W, 55, P0\n"
+                + "1, NVIDIA H200, [N/A], 143771 MiB, ERR!, [N/A], 40, P0\nnot a row\n", "", 0), s);
+        List<Gpu> gpus = of(s, Gpu.class);
+        assertEquals(2, gpus.size());
+        assertEquals(25357, gpus.get(0).memUsedMiB());
+        assertEquals(92, gpus.get(0).utilPct());
+        assertEquals(382.24, gpus.get(0).powerW());
+        assertEquals(-1, gpus.get(1).memUsedMiB());
+        assertTrue(gpus.get(1).errField());
+        assertEquals("err-field", of(s, SmiFailure.class).get(0).kind());
+        assertEquals(1, of(s, Unparseable.class).size());
+    }
+
+    @Test
+    void nvidiaSmiFailureTexts() {
+        String[][] cases = {
+            {"Failed to initialize NVML: Driver/library version mismatch", "driver-mismatch"},
+            {"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.", "no-driver"},
+            {"Unable to determine the device handle for GPU 0000:41:00.0: Unknown Error", "device-handle"},
+            {"Unable to determine the device handle for GPU0000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU", "device-handle"},
+            {"No devices were found", "no-devices"},
+        };
+        for (String[] c : cases) {
+            Sink s = new Sink();
+            NvidiaSmiParser.table(probe("nvidia_smi_full", c[0] + "\n", "", 9), s);
+            assertEquals(c[1], of(s, SmiFailure.class).get(0).kind(), c[0]);
+        }
+        Sink s = new Sink();
+        NvidiaSmiParser.gpuCsv(probe("gpus", "", "", 124), s);
+        assertEquals("timeout", of(s, SmiFailure.class).get(0).kind());
+    }
+
+    @Test
+    void humanTableGpusAndProcesses() throws Exception {
+        String table = java.nio.file.Files.readString(TestHome.fixture("h200/01-healthy-serving").resolve("nvidia_smi_full.out"));
+        Sink s = new Sink();
+        NvidiaSmiParser.table(probe("nvidia_smi_full", table, "", 0), s);
+        Gpu g = of(s, Gpu.class).get(0);
+        assertEquals(0, g.index());
+        assertEquals("NVIDIA H200", g.name());
+        assertEquals(25357, g.memUsedMiB());
+        assertEquals(143771, g.memTotalMiB());
+        assertEquals(377, (int) g.powerW());
+        assertEquals(44, g.tempC());
+        GpuApp a = of(s, GpuApp.class).get(0);
+        assertEquals(493, a.pid());
+        assertEquals("python3", a.name());
+        assertEquals(25348, a.usedMiB());
+    }
+
+    @Test
+    void aCutOffTableSaysSoInsteadOfInventingAGpu() {
+        String cut = "+-----+\n| NVIDIA-SMI 580.159.04   Driver Version: 580.159.04   CUDA Version: 13.0 |\n"
+                + "|   0  NVIDIA H200                    On  |   00000000:00:06.0 Off |\n| N/A   44C    P0   ";
+        Sink s = new Sink();
+        NvidiaSmiParser.table(probe("nvidia_smi_full", cut, "", null), s);
+        assertTrue(of(s, Gpu.class).isEmpty());
+        assertFalse(of(s, Unparseable.class).isEmpty());
+    }
+
+    private static ProcessPatterns patterns() {
+        return TestHome.triage().knowledge().processes();
+    }
+
+    @Test
+    void pgrepNeverTakesTheProbeForTheServer() {
+        Map<Integer, Proc> procs = new LinkedHashMap<>();
+        ProcessParser.pgrep(probe("pgrep", "493 python3 /srv/llm/launch_server.py --port 30000\n"
+                + "560 timeout 10 bash -c pgrep -fa 'sglang|vllm|launch_server|python'\n", "", 0), patterns(), procs, new Sink());
+        assertEquals(List.of(493), List.copyOf(procs.keySet()));
+        assertEquals("frontend", procs.get(493).role());
+    }
+
+    @Test
+    void psReadsStateElapsedAndParentAndRecognisesRenamedWorkers() {
+        Map<Integer, Proc> procs = new LinkedHashMap<>();
+        ProcessParser.ps(probe("ps", "  PID  PPID STAT ELAPSED   RSS COMMAND\n"
+                + "  756     1 Tl        11 758284 python3 /srv/llm/launch_server.py --port 30001\n"
+                + " 1201   756 Rl      3605 912000 VLLM::EngineCore\n"
+                + " 1202   756 Dl        60 912000 VLLM::Worker_TP1\n"
+                + " 1300     1 Z          5      0 [python3] <defunct>\n", "", 0), patterns(), procs, new Sink());
+        assertEquals("T", procs.get(756).state());
+        assertEquals(11, procs.get(756).elapsedSec());
+        assertEquals("worker", procs.get(1201).role());
+        assertEquals("vllm", procs.get(1201).server());
+        assertEquals(756, procs.get(1201).ppid());
+        assertEquals("D", procs.get(1202).state());
+    }
+
+    @Test
+    void psWithEtimeAndOtherColumnOrder() {
+        Map<Integer, Proc> procs = new LinkedHashMap<>();
+        ProcessParser.ps(probe("ps", "USER PID STAT ELAPSED COMMAND\nroot 42 Sl 1-02:03:04 python -m sglang.launch_server --port 30000\n",
+                "", null), patterns(), procs, new Sink());
+        assertEquals(((24 + 2) * 60 + 3) * 60 + 4, procs.get(42).elapsedSec());
+        assertEquals("sglang", procs.get(42).server());
+    }
+
+    @Test
+    void kernelLogOomKillerFormatsXidAndFallenOffTheBus() {
+        Sink s = new Sink();
+        KernelLogParser.parse(probe("dmesg", String.join("\n",
+                "[Tue Sep 15 03:12:27 2026] oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),task_memcg=/user.slice,task=python3,pid=4242,uid=0",
+                "[Tue Sep 15 03:12:27 2026] Out of memory: Killed process 4242 (python3) total-vm:81290112kB, anon-rss:1061248kB",
+                "[Tue Sep 15 03:12:28 2026] Memory cgroup out of memory: Killed process 777 (VLLM::EngineCor) total-vm:1kB",
+                "[  512.000] Out of memory: Kill process 999 (python) score 900 or sacrifice child",
+                "[Tue Sep 15 03:15:00 2026] NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus.",
+                "[Tue Sep 15 03:16:00 2026] NVRM: Xid (PCI:0000:41:00): 13, pid=1234, name=python3, Graphics SM Warp Exception"), "", 0), s, 2026);
+        List<KernelEvent> ev = of(s, KernelEvent.class);
+        List<KernelEvent> oom = ev.stream().filter(e -> e.kind().equals("oom-kill")).toList();
+        assertEquals(List.of(4242, 777, 999), oom.stream().map(KernelEvent::pid).toList());
+        assertEquals("VLLM::EngineCor", oom.get(1).process());
+        assertTrue(oom.get(0).epoch() > 0);
+        assertEquals(List.of(79, 13), ev.stream().filter(e -> e.kind().equals("xid")).map(KernelEvent::code).toList());
+        assertTrue(ev.stream().anyMatch(e -> e.kind().equals("fallen-off-bus")));
+    }
+
+    @Test
+    void argumentDumpsOfEachServer() {
+        assertEquals(Map.entry("moe_runner_backend", "flashinfer_cutlass"), ArgsDump.parse(
+                "[2026-11-30 00:30:55] server_args=ServerArgs(model_path='demo/x', tp_size=1, moe_runner_backend='flashinfer_cutlass', log_level='info')").get(2));
+        List<Map.Entry<String, String>> v = ArgsDump.parse("INFO 11-30 10:00:01 [utils.py:326] non-default args: {'model': 'Qwen/Qwen3-8B', 'max_model_len': 8192, 'enforce_eager': True}");
+        assertEquals(List.of(Map.entry("model", "Qwen/Qwen3-8B"), Map.entry("max_model_len", "8192"), Map.entry("enforce_eager", "true")), v);
+        List<Map.Entry<String, String>> t = ArgsDump.parse("2024-05-09T16:43:10Z INFO text_generation_launcher: Args { model_id: \"google/gemma-7b-it\", revision: None, sharded: None, port: 80 }");
+        assertEquals(Map.entry("model_id", "google/gemma-7b-it"), t.get(0));
+        assertEquals(Map.entry("port", "80"), t.get(3));
+        // a dump cut off mid-way keeps the complete pairs only
+        List<Map.Entry<String, String>> cut = ArgsDump.parse("server_args=ServerArgs(model_path='m', port=8000, nccl_port=None, che...");
+        assertEquals(3, cut.size());
+        assertEquals(List.of(Map.entry("moe_runner_backend", "flashinfer_trtllm"), Map.entry("port", "30000"), Map.entry("trust_remote_code", "true")),
+                ArgsDump.commandLine("python3 launch_server.py --moe-runner-backend flashinfer_trtllm --port=30000 --trust-remote-code"));
+    }
+
+    @Test
+    void timestampsOfEachFormat() {
+        java.time.ZoneOffset utc = java.time.ZoneOffset.UTC;
+        long t = java.time.LocalDateTime.of(2026, 11, 30, 0, 31, 1).toEpochSecond(utc);
+        assertEquals(t, Timestamps.log("[2026-11-30 00:31:01] The server is fired up", utc, 2026));
+        assertEquals(t, Timestamps.log("[2026-11-30 00:31:01 TP0] Decode batch.", utc, 2026));
+        assertEquals(t, Timestamps.log("INFO 11-30 00:31:01 [loggers.py:118] Engine 000", utc, 2026));
+        assertEquals(t, Timestamps.log("2026-11-30T00:31:01.214Z  INFO text_generation_router", utc, 2026));
+        assertEquals(t - 3600, Timestamps.log("2026-11-30T00:31:01+01:00 x", utc, 2026));
+        assertEquals(-1, Timestamps.log("INFO:     127.0.0.1:43912 - \"POST /v1/completions HTTP/1.1\" 200 OK", utc, 2026));
+        assertEquals(-1, Timestamps.log("[2026-13-45 99:99:99] impossible", utc, 2026));
+    }
+}
