@@ -55,6 +55,11 @@ public final class Diagnoser {
         return assemble(capture.source(), obs, run);
     }
 
+    /** The parsers' stage alone, for benchmarks and tests that look at raw facts. */
+    public FactBuilder facts() {
+        return facts;
+    }
+
     /** Only the engine part, for benchmarks and tests that look at raw facts. */
     public Engine.Result infer(Capture capture, Map<String, String> intent) {
         return engine.run(facts.build(capture, intent).facts());

@@ -198,7 +198,7 @@ public final class KnowledgeBase {
                 }
                 markers.add(new Marker(m.id(), mf.server().strip(), m.kind(), p,
                         m.subtype() == null ? "" : m.subtype(), m.priority() == null ? 0 : m.priority(),
-                        RegexLiterals.requiredLiteral(m.pattern()), List.copyOf(groups)));
+                        RegexLiterals.prefilter(m.pattern()), List.copyOf(groups)));
             }
         }
         require(!markers.isEmpty(), dir, "no markers found");

@@ -1,65 +1,189 @@
 package io.triage.knowledge;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
 /**
- * Finds a literal substring that every match of a regex must contain, so that most lines can be
- * rejected with {@link String#contains} before the regex runs. Conservative: when in doubt, none.
+ * Finds literal substrings of which every match of a regex must contain at least one, so that most
+ * lines can be rejected with {@link String#contains} before the regex runs. Handles plain sequences,
+ * top-level alternation and mandatory groups (recursively), and a leading {@code (?i)} (the literals
+ * are then lower case and compared with the lower-cased line). Conservative: when in doubt, none.
  */
 final class RegexLiterals {
+    /** Shortest literal worth checking, characters. */
+    private static final int MIN = 3;
+
+    /** The literals (any one of which a match contains) and whether they are to be compared caselessly. */
+    record Prefilter(List<String> literals, boolean caseless) {
+        boolean mayMatch(String line, String lowerLine) {
+            String s = caseless ? lowerLine : line;
+            for (String lit : literals) {
+                if (s.contains(lit)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
     private RegexLiterals() {
     }
 
-    /** The longest literal run outside any group (at least 3 characters), or null. */
-    static String requiredLiteral(String regex) {
-        if (regex.contains("(?i") || regex.contains("\\Q") || regex.contains("(?x") || hasTopLevelAlternation(regex)) {
+    /** A prefilter for the regex, or null when no safe one exists. */
+    static Prefilter prefilter(String regex) {
+        boolean caseless = false;
+        String body = regex;
+        if (body.startsWith("(?i)")) {
+            caseless = true;
+            body = body.substring(4);
+        }
+        if (body.contains("(?i") || body.contains("(?x") || body.contains("\\Q") || body.contains("(?u")) {
             return null;
         }
-        String best = "";
+        Set<String> req = required(body);
+        if (req == null) {
+            return null;
+        }
+        List<String> lits = new ArrayList<>();
+        for (String s : req) {
+            lits.add(caseless ? s.toLowerCase(Locale.ROOT) : s);
+        }
+        return new Prefilter(List.copyOf(lits), caseless);
+    }
+
+    /** Kept for callers that want a single literal: the prefilter's only literal, or null. */
+    static String requiredLiteral(String regex) {
+        Prefilter p = prefilter(regex);
+        return p == null || p.caseless() || p.literals().size() != 1 ? null : p.literals().get(0);
+    }
+
+    private static Set<String> required(String r) {
+        List<String> branches = splitTopLevel(r);
+        if (branches.size() == 1) {
+            return requiredSequence(r);
+        }
+        Set<String> union = new LinkedHashSet<>();
+        for (String b : branches) {
+            Set<String> s = requiredSequence(b);
+            if (s == null) {
+                return null;
+            }
+            union.addAll(s);
+        }
+        return union;
+    }
+
+    private static Set<String> requiredSequence(String r) {
+        Set<String> best = null;
         StringBuilder run = new StringBuilder();
-        int depth = 0;
-        int len = regex.length();
+        int len = r.length();
         for (int i = 0; i < len; i++) {
-            char c = regex.charAt(i);
+            char c = r.charAt(i);
             char literal = 0;
             if (c == '\\' && i + 1 < len) {
-                char n = regex.charAt(++i);
+                char n = r.charAt(++i);
                 if (!Character.isLetterOrDigit(n)) {
                     literal = n;
                 }
             } else if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth = Math.max(0, depth - 1);
+                best = better(best, flush(run));
+                int close = matching(r, i);
+                if (close < 0) {
+                    return best;
+                }
+                String inner = r.substring(i + 1, close);
+                char after = close + 1 < len ? r.charAt(close + 1) : 0;
+                boolean optional = after == '?' || after == '*' || after == '{';
+                String content = groupContent(inner);
+                if (!optional && content != null) {
+                    best = better(best, required(content));
+                }
+                i = close;
+                continue;
             } else if (c == '[') {
-                i = skipClass(regex, i);
+                i = skipClass(r, i);
             } else if (c == '{') {
-                while (i < len && regex.charAt(i) != '}') {
+                while (i < len && r.charAt(i) != '}') {
                     i++;
                 }
-            } else if (".^$|*?+".indexOf(c) < 0) {
+            } else if (".^$|*?+)".indexOf(c) < 0) {
                 literal = c;
             }
-            if (literal == 0 || depth > 0) {
-                best = flush(best, run);
+            if (literal == 0) {
+                best = better(best, flush(run));
                 continue;
             }
-            char next = i + 1 < len ? regex.charAt(i + 1) : 0;
+            char next = i + 1 < len ? r.charAt(i + 1) : 0;
             if (next == '?' || next == '*' || next == '{') {
-                best = flush(best, run);
+                best = better(best, flush(run));
             } else {
                 run.append(literal);
                 if (next == '+') {
-                    best = flush(best, run);
+                    best = better(best, flush(run));
                 }
             }
         }
-        best = flush(best, run);
-        return best.length() >= 3 ? best : null;
+        return better(best, flush(run));
     }
 
-    private static String flush(String best, StringBuilder run) {
+    /** The pattern inside a group, or null for look-arounds and flag groups. */
+    private static String groupContent(String inner) {
+        if (!inner.startsWith("?")) {
+            return inner;
+        }
+        if (inner.startsWith("?:")) {
+            return inner.substring(2);
+        }
+        if (inner.startsWith("?<") && !inner.startsWith("?<=") && !inner.startsWith("?<!")) {
+            int gt = inner.indexOf('>');
+            return gt < 0 ? null : inner.substring(gt + 1);
+        }
+        return null;
+    }
+
+    private static Set<String> flush(StringBuilder run) {
         String s = run.toString();
         run.setLength(0);
-        return s.length() > best.length() ? s : best;
+        return s.length() >= MIN ? Set.of(s) : null;
+    }
+
+    /** The candidate whose shortest literal is longest (more selective). */
+    private static Set<String> better(Set<String> a, Set<String> b) {
+        if (b == null || b.isEmpty() || b.stream().anyMatch(s -> s.length() < MIN)) {
+            return a;
+        }
+        if (a == null) {
+            return b;
+        }
+        int ma = a.stream().mapToInt(String::length).min().orElse(0);
+        int mb = b.stream().mapToInt(String::length).min().orElse(0);
+        return mb > ma ? b : a;
+    }
+
+    private static int matching(String r, int open) {
+        int depth = 0;
+        boolean inClass = false;
+        for (int i = open; i < r.length(); i++) {
+            char c = r.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (inClass) {
+                inClass = c != ']';
+            } else if (c == '[') {
+                inClass = true;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+                if (depth == 0) {
+                    return i;
+                }
+            }
+        }
+        return -1;
     }
 
     private static int skipClass(String regex, int i) {
@@ -79,9 +203,11 @@ final class RegexLiterals {
         return j;
     }
 
-    private static boolean hasTopLevelAlternation(String regex) {
+    private static List<String> splitTopLevel(String regex) {
+        List<String> parts = new ArrayList<>();
         int depth = 0;
         boolean inClass = false;
+        int start = 0;
         for (int i = 0; i < regex.length(); i++) {
             char c = regex.charAt(i);
             if (c == '\\') {
@@ -95,9 +221,11 @@ final class RegexLiterals {
             } else if (c == ')') {
                 depth--;
             } else if (c == '|' && depth == 0) {
-                return true;
+                parts.add(regex.substring(start, i));
+                start = i + 1;
             }
         }
-        return false;
+        parts.add(regex.substring(start));
+        return parts;
     }
 }

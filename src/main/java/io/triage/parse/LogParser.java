@@ -70,8 +70,9 @@ final class LogParser {
             epochs[i] = Timestamps.log(text, zone, year);
             List<Marker> ms = null;
             List<Matcher> mm = null;
+            String lower = text.toLowerCase(java.util.Locale.ROOT);
             for (Marker m : markers) {
-                if (m.literal() != null && !text.contains(m.literal())) {
+                if (!m.mayMatch(text, lower)) {
                     continue;
                 }
                 Matcher matcher = m.pattern().matcher(text);
