@@ -83,6 +83,14 @@ public final class CaptureReader {
             probes.put(name, new ProbeOutput(name, cmd == null ? null : cmd.strip(), out, err,
                     rcs.get(name), secs.get(name), truncated[0]));
         }
+        Path savedNotes = dir.resolve("notes.txt");
+        if (Files.isRegularFile(savedNotes)) {
+            for (String line : text(savedNotes, notes).split("\n")) {
+                if (!line.isBlank()) {
+                    notes.add(line.strip());
+                }
+            }
+        }
         Map<String, String> target = keyValues(dir.resolve("target.txt"), notes);
         Map<String, String> intent = keyValues(dir.resolve("intent.txt"), notes);
         if (probes.isEmpty() && target.isEmpty() && intent.isEmpty()) {

@@ -1,0 +1,214 @@
+package io.triage.collect;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The fixed, read-only probes, sent to a host as one shell script in one exec. Values the user gave
+ * (port, log path) never become part of a command: they are validated, then assigned once to shell
+ * variables in single quotes, and the fixed probe commands read those variables. Each probe runs under
+ * its own timeout; its stdout and stderr come back base64-encoded behind a header line that carries a
+ * random nonce, so no output can forge a frame.
+ *
+ * <p>The script writes nothing but a private temporary directory (for the probe outputs), removed on
+ * exit.
+ */
+public final class ProbeBundle {
+    /** Largest stdout kept per probe, bytes (the end of a log is what matters: probes tail it). */
+    public static final int MAX_OUT = 1 << 20;
+    public static final int MAX_ERR = 64 << 10;
+    private static final Pattern LOG_PATH = Pattern.compile("^/[A-Za-z0-9._/+@:=,~ -]{0,4095}$");
+    private static final List<String> SERVERS = List.of("sglang", "vllm", "tgi");
+
+    /** One probe: its name, the fixed command (reading {@code $T_PORT}, {@code $T_LOG}) and its timeout. */
+    public record Probe(String name, String command, int timeoutSeconds) {
+        /** The command as a person would read it, with the target's values in place (for {@code .cmd}). */
+        public String display(int port, String log) {
+            return command.replace("\"$T_PORT\"", port > 0 ? String.valueOf(port) : "$T_PORT")
+                    .replace("$T_PORT", port > 0 ? String.valueOf(port) : "$T_PORT")
+                    .replace("\"$T_LOG\"", log == null || log.isEmpty() ? "$T_LOG" : log);
+        }
+    }
+
+    /** Marker words the log grep looks for (a superset of the capture format's standard grep). */
+    static final String LOG_GREP = "server_args|non-default args|Args \\{|Shutting down|launch_server|fired up|"
+            + "Application startup complete|Started server process|Traceback|Error|error:|Killed|address already|"
+            + "EngineCore|EngineDead|Received sig|Finished server process";
+
+    /** The standard probes of the capture format, in the order they run. */
+    public static final List<Probe> STANDARD = List.of(
+            new Probe("date", "date -Is; uptime", 5),
+            new Probe("health", "curl -sS -o /dev/null -w '%{http_code} %{time_total}\\n' --max-time 5 "
+                    + "\"http://127.0.0.1:$T_PORT/health\"", 10),
+            new Probe("gpus", "nvidia-smi --query-gpu=index,name,memory.used,memory.total,utilization.gpu,"
+                    + "power.draw,temperature.gpu,pstate --format=csv,noheader", 10),
+            new Probe("gpu_apps", "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv,noheader", 10),
+            new Probe("pgrep", "pgrep -fa 'sglang|vllm|launch_server|python'", 5),
+            new Probe("ps", "ps -eo pid,ppid,stat,etimes,rss,args | grep -iE 'PID|sglang|vllm|launch_server|"
+                    + "text-generation|tritonserver|python|--port' | grep -v grep", 5),
+            new Probe("log_tail", "tail -n 60 -- \"$T_LOG\"", 5),
+            new Probe("log_markers", "grep -n -E '" + LOG_GREP + "' -- \"$T_LOG\" | tail -30", 10),
+            new Probe("listen", "ss -ltnp 2>/dev/null || netstat -ltnp", 5),
+            new Probe("dmesg", "dmesg -T 2>&1 | tail -200", 5),
+            new Probe("nvidia_smi_full", "nvidia-smi", 10));
+
+    private final String server;
+    private final int port;
+    private final String log;
+    private final List<Probe> probes;
+    private final String nonce;
+
+    private ProbeBundle(String server, int port, String log, List<Probe> probes, String nonce) {
+        this.server = server;
+        this.port = port;
+        this.log = log;
+        this.probes = probes;
+        this.nonce = nonce;
+    }
+
+    /**
+     * A bundle for a target. Unknown values are discovered by the script itself on the host (the port
+     * a server process listens on, the file behind its stdout).
+     *
+     * @throws IllegalArgumentException with a message for the user when a value is not acceptable
+     */
+    public static ProbeBundle forTarget(String server, Integer port, String log) {
+        String s = server == null ? "" : server.toLowerCase(Locale.ROOT);
+        if (!s.isEmpty() && !SERVERS.contains(s)) {
+            throw new IllegalArgumentException("unknown server kind '" + printable(server) + "' (one of " + SERVERS + ")");
+        }
+        int p = port == null ? -1 : port;
+        if (port != null && (port < 1 || port > 65535)) {
+            throw new IllegalArgumentException("port must be 1-65535, not " + port);
+        }
+        String l = log == null ? "" : log;
+        if (!l.isEmpty() && (!LOG_PATH.matcher(l).matches() || l.contains("/../") || l.endsWith("/.."))) {
+            throw new IllegalArgumentException("log path must be absolute and made of ordinary path characters: '"
+                    + printable(l) + "'");
+        }
+        byte[] r = new byte[8];
+        new SecureRandom().nextBytes(r);
+        return new ProbeBundle(s, p, l, STANDARD, HexFormat.of().formatHex(r));
+    }
+
+    /** Parses a port typed by a user: digits only, 1-65535. */
+    public static int parsePort(String text) {
+        if (text == null || !text.matches("[0-9]{1,5}")) {
+            throw new IllegalArgumentException("port must be a number 1-65535, not '" + printable(String.valueOf(text)) + "'");
+        }
+        int p = Integer.parseInt(text);
+        if (p < 1 || p > 65535) {
+            throw new IllegalArgumentException("port must be 1-65535, not " + p);
+        }
+        return p;
+    }
+
+    /** The whole script, for {@code bash -s} or an exec of {@code bash -c}. */
+    public String script() {
+        StringBuilder b = new StringBuilder(4096);
+        b.append("set +e\nexport LC_ALL=C\n");
+        b.append("T_PORT=").append(quote(port > 0 ? String.valueOf(port) : "")).append('\n');
+        b.append("T_LOG=").append(quote(log)).append('\n');
+        b.append("T_SERVER=").append(quote(server)).append('\n');
+        b.append("N=").append(nonce).append('\n');
+        // discovery: the port a server process listens on, and the file behind its stdout
+        b.append("""
+                T_PID=$(pgrep -f 'sglang|vllm|launch_server|text-generation-launcher|tritonserver|VLLM::' 2>/dev/null | head -1)
+                if [ -z "$T_PORT" ] && [ -n "$T_PID" ]; then
+                  T_PORT=$( (ss -ltnpH 2>/dev/null || true) | grep "pid=$T_PID," | awk '{print $4}' | sed 's/.*://' | head -1)
+                  [ -n "$T_PORT" ] && echo "@@$N discovered port=$T_PORT pid=$T_PID"
+                fi
+                if [ -z "$T_PORT" ]; then
+                  case "$T_SERVER" in vllm|tgi) T_PORT=8000;; *) T_PORT=30000;; esac
+                  echo "@@$N assumed port=$T_PORT"
+                fi
+                if [ -z "$T_LOG" ] && [ -n "$T_PID" ]; then
+                  T_LOG=$(readlink "/proc/$T_PID/fd/1" 2>/dev/null)
+                  case "$T_LOG" in /*) echo "@@$N discovered log=$T_LOG pid=$T_PID";; *) T_LOG=;; esac
+                fi
+                export T_PORT T_LOG
+                d=$(mktemp -d 2>/dev/null) || d=/tmp/triage.$$.$N
+                mkdir -p "$d" && trap 'rm -rf "$d"' EXIT
+                p() {
+                  s=$(date +%s%N)
+                  timeout -k 2 "$2" bash -c "$3" >"$d/o" 2>"$d/e" </dev/null
+                  rc=$?
+                  e=$(date +%s%N)
+                  echo "@@$N probe $1 rc=$rc ms=$(( (e - s) / 1000000 ))"
+                """);
+        b.append("  head -c ").append(MAX_OUT).append(" \"$d/o\" | base64 -w0; echo\n");
+        b.append("  head -c ").append(MAX_ERR).append(" \"$d/e\" | base64 -w0; echo\n");
+        b.append("}\n");
+        for (Probe p : probes) {
+            if (p.name().startsWith("log_")) {
+                b.append("if [ -n \"$T_LOG\" ]; then ");
+            }
+            b.append("p ").append(p.name()).append(' ').append(p.timeoutSeconds()).append(' ').append(quote(p.command()));
+            b.append(p.name().startsWith("log_") ? "; fi\n" : "\n");
+        }
+        b.append("echo \"@@$N end\"\n");
+        return b.toString();
+    }
+
+    /** Single-quotes a value for a POSIX shell: the only character that needs care is the quote itself. */
+    public static String quote(String s) {
+        return "'" + s.replace("'", "'\"'\"'") + "'";
+    }
+
+    static String printable(String s) {
+        StringBuilder b = new StringBuilder();
+        for (char c : s.toCharArray()) {
+            b.append(Character.isISOControl(c) ? String.format("\\x%02x", (int) c) : c);
+        }
+        return b.length() > 80 ? b.substring(0, 80) + "…" : b.toString();
+    }
+
+    public String nonce() {
+        return nonce;
+    }
+
+    public List<Probe> probes() {
+        return probes;
+    }
+
+    public String server() {
+        return server;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String log() {
+        return log;
+    }
+
+    /** Target facts for the capture: what was given. */
+    public Map<String, String> target() {
+        Map<String, String> t = new LinkedHashMap<>();
+        if (!server.isEmpty()) {
+            t.put("server", server);
+        }
+        if (port > 0) {
+            t.put("port", String.valueOf(port));
+        }
+        if (!log.isEmpty()) {
+            t.put("log", log);
+        }
+        return t;
+    }
+
+    static List<String> names(List<Probe> probes) {
+        List<String> n = new ArrayList<>();
+        for (Probe p : probes) {
+            n.add(p.name());
+        }
+        return n;
+    }
+}

@@ -1,0 +1,249 @@
+package io.triage.collect;
+
+import io.triage.capture.Capture;
+import org.apache.sshd.client.SshClient;
+import org.apache.sshd.client.channel.ChannelExec;
+import org.apache.sshd.client.channel.ClientChannelEvent;
+import org.apache.sshd.client.config.hosts.ConfigFileHostEntryResolver;
+import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
+import org.apache.sshd.client.future.ConnectFuture;
+import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.SshException;
+import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
+import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
+import org.apache.sshd.core.CoreModuleProperties;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Looks at hosts over SSH with Apache MINA SSHD: one client per process, one session per host, the
+ * whole probe bundle in one exec ({@code bash -s} with the script on stdin, so no part of it is ever
+ * re-parsed by the remote login shell), TCP_NODELAY on. Host keys are verified against known_hosts.
+ */
+public final class SshCollector implements AutoCloseable {
+    /**
+     * @param knownHosts the known_hosts file (default {@code ~/.ssh/known_hosts})
+     * @param acceptNew record unknown host keys in known_hosts instead of refusing them
+     * @param identities private keys to offer ({@code -i}); the default keys of {@code ~/.ssh} are added
+     * @param sshConfig the SSH config for aliases (HostName, User, Port, IdentityFile), or null for the default
+     * @param connectTimeout for connecting and authenticating
+     * @param deadline for the whole look, probes included
+     */
+    public record Options(Path knownHosts, boolean acceptNew, List<Path> identities, Path sshConfig,
+                          Duration connectTimeout, Duration deadline) {
+        public static Options defaults() {
+            Path ssh = Path.of(System.getProperty("user.home"), ".ssh");
+            return new Options(ssh.resolve("known_hosts"), false, List.of(), null, Duration.ofSeconds(10),
+                    Duration.ofSeconds(90));
+        }
+    }
+
+    /** The outcome of one look: a capture, or why there is none. */
+    public sealed interface Look permits Collected, Failed { }
+
+    /** @param execs how many exec channels the look used (the goal is one) */
+    public record Collected(Capture capture, int execs, Duration elapsed) implements Look { }
+
+    public record Failed(LookFailure failure, Duration elapsed) implements Look { }
+
+    private final Options options;
+    private final SshClient client;
+    private final HostKeys hostKeys;
+    private final AtomicInteger execs = new AtomicInteger();
+    private final List<String> keyNotes = new ArrayList<>();
+
+    public SshCollector(Options options) {
+        this.options = options;
+        this.client = SshClient.setUpDefaultClient();
+        CoreModuleProperties.TCP_NODELAY.set(client, true);
+        this.hostKeys = new HostKeys(options.knownHosts(), options.acceptNew());
+        client.setServerKeyVerifier(hostKeys);
+        if (options.sshConfig() != null) {
+            client.setHostConfigEntryResolver(new ConfigFileHostEntryResolver(options.sshConfig()));
+        } else if (!Files.isRegularFile(Path.of(System.getProperty("user.home"), ".ssh", "config"))) {
+            client.setHostConfigEntryResolver(HostConfigEntryResolver.EMPTY);
+        }
+        List<Path> keys = new ArrayList<>(options.identities());
+        for (String name : new String[] {"id_ed25519", "id_ecdsa", "id_rsa"}) {
+            Path p = Path.of(System.getProperty("user.home"), ".ssh", name);
+            if (Files.isRegularFile(p) && !keys.contains(p)) {
+                keys.add(p);
+            }
+        }
+        for (Path k : options.identities()) {
+            if (!Files.isReadable(k)) {
+                throw new IllegalArgumentException("identity file not readable: " + k);
+            }
+        }
+        FileKeyPairProvider files = new FileKeyPairProvider(keys);
+        client.setKeyIdentityProvider(session -> loadable(files, session));
+        client.start();
+    }
+
+    /** Keys that load; a key that needs a passphrase is skipped with a note instead of failing the look. */
+    private Iterable<KeyPair> loadable(KeyIdentityProvider files, org.apache.sshd.common.session.SessionContext s) {
+        List<KeyPair> out = new ArrayList<>();
+        try {
+            for (KeyPair kp : files.loadKeys(s)) {
+                out.add(kp);
+            }
+        } catch (Exception e) {
+            synchronized (keyNotes) {
+                keyNotes.add("a private key could not be loaded (" + e.getMessage() + "); passphrase-protected keys are not supported yet");
+            }
+        }
+        return out;
+    }
+
+    /** Adds an in-memory key pair to offer (for the embedded lab and tests). */
+    public void addIdentity(KeyPair pair) {
+        client.addPublicKeyIdentity(pair);
+    }
+
+    public Look look(SshTarget target, ProbeBundle bundle, Map<String, String> intent) {
+        long start = System.nanoTime();
+        long deadlineNanos = start + options.deadline().toNanos();
+        ClientSession session = null;
+        try {
+            ConnectFuture cf = client.connect(target.user() == null ? System.getProperty("user.name") : target.user(),
+                    target.host(), target.port() > 0 ? target.port() : 22);
+            try {
+                session = cf.verify(options.connectTimeout()).getSession();
+            } catch (IOException e) {
+                return failed(target, classify(e, null), start);
+            }
+            try {
+                session.auth().verify(options.connectTimeout());
+            } catch (IOException e) {
+                return failed(target, classify(e, session), start);
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream(64 << 10);
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            boolean cut;
+            try (ChannelExec ch = session.createExecChannel("bash -s")) {
+                ch.setIn(new ByteArrayInputStream(bundle.script().getBytes(StandardCharsets.UTF_8)));
+                ch.setOut(out);
+                ch.setErr(err);
+                ch.open().verify(options.connectTimeout());
+                execs.incrementAndGet();
+                long left = Math.max(1, deadlineNanos - System.nanoTime());
+                Set<ClientChannelEvent> ev = ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofNanos(left));
+                cut = !ev.contains(ClientChannelEvent.CLOSED);
+                if (cut) {
+                    ch.close(false);
+                }
+            }
+            List<String> notes = new ArrayList<>();
+            if (cut) {
+                notes.add("the look exceeded its deadline of " + options.deadline().toSeconds() + " s");
+            }
+            synchronized (keyNotes) {
+                notes.addAll(keyNotes);
+                keyNotes.clear();
+            }
+            String errText = err.toString(StandardCharsets.UTF_8).strip();
+            if (!errText.isEmpty()) {
+                notes.add("the remote shell said: " + (errText.length() > 200 ? errText.substring(0, 200) + "…" : errText));
+            }
+            Capture c = BundleOutput.parse("ssh://" + target, bundle, out.toString(StandardCharsets.UTF_8), intent, notes);
+            if (cut && c.probes().isEmpty()) {
+                return failed(target, new LookFailure(target.toString(), "deadline",
+                        "no probe answered within " + options.deadline().toSeconds() + " s",
+                        "the host is overloaded or a probe hangs; try again with a longer --deadline"), start);
+            }
+            return new Collected(c, 1, Duration.ofNanos(System.nanoTime() - start));
+        } catch (IOException | RuntimeException e) {
+            return failed(target, classify(e, session), start);
+        } finally {
+            if (session != null) {
+                session.close(false);
+            }
+        }
+    }
+
+    private LookFailure classify(Throwable e, ClientSession session) {
+        String host = "";
+        HostKeys.Refusal r = hostKeys.refusal(session);
+        if (r == null && e instanceof SshException && session == null) {
+            // the verifier ran on a session we never got back: find its refusal by message
+            r = null;
+        }
+        if (r != null && r.kind().equals("host-key-unknown")) {
+            return new LookFailure(host, "host-key-unknown", "the host key is not in " + options.knownHosts()
+                    + " (fingerprint " + r.fingerprint() + ")",
+                    "check the fingerprint with the host's owner, then add this line to " + options.knownHosts()
+                            + ":\n  " + r.line() + "\nor run again with --accept-new to record it");
+        }
+        if (r != null && r.kind().equals("host-key-changed")) {
+            return new LookFailure(host, "host-key-changed", "THE HOST KEY HAS CHANGED (now " + r.fingerprint()
+                    + "): someone may be intercepting the connection, or the host was reinstalled",
+                    "do not proceed until the host's owner confirms the new key; then replace its line in "
+                            + options.knownHosts());
+        }
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String msg = String.valueOf(e.getMessage());
+        if (root instanceof UnresolvedAddressException || root instanceof UnknownHostException) {
+            return new LookFailure(host, "dns", "the host name does not resolve", "check the name, the SSH config alias and DNS");
+        }
+        if (root instanceof ConnectException || root instanceof NoRouteToHostException) {
+            return new LookFailure(host, "unreachable", "connection refused or no route: " + root.getMessage(),
+                    "check that the host is up, sshd runs, and the port is right");
+        }
+        if (msg.contains("No more authentication methods") || msg.toLowerCase().contains("auth")) {
+            return new LookFailure(host, "auth-refused", "the host refused every key offered",
+                    "check the user name, the key (-i FILE) and the host's authorized_keys");
+        }
+        if (msg.contains("Server key did not validate")) {
+            return new LookFailure(host, "host-key-unknown", "the host key could not be verified",
+                    "add the host to " + options.knownHosts() + " or run again with --accept-new");
+        }
+        if (msg.toLowerCase().contains("timeout") || msg.toLowerCase().contains("timed out")) {
+            return new LookFailure(host, "timeout", "no answer within " + options.connectTimeout().toSeconds() + " s: " + msg,
+                    "check firewalls and that the host is up");
+        }
+        return new LookFailure(host, "ssh-error", msg, "run with plain ssh to see what the host says");
+    }
+
+    private Failed failed(SshTarget target, LookFailure f, long start) {
+        return new Failed(new LookFailure(target.toString(), f.kind(), f.message(), f.check()),
+                Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /** Exec channels opened so far (one per look when all goes well). */
+    public int execs() {
+        return execs.get();
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.stop();
+        } finally {
+            try {
+                client.close();
+            } catch (IOException e) {
+                // closing: nothing left to do
+            }
+        }
+    }
+}

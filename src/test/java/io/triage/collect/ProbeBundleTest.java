@@ -1,0 +1,110 @@
+package io.triage.collect;
+
+import io.triage.capture.Capture;
+import io.triage.capture.ProbeOutput;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The probe bundle, run by a local bash: framing, per-probe results, and hostile values. */
+class ProbeBundleTest {
+    @TempDir
+    Path tmp;
+
+    static String bash(String script) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("bash", "-s").redirectErrorStream(false).start();
+        p.getOutputStream().write(script.getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        return out;
+    }
+
+    @Test
+    void everyProbeComesBackFramedWithItsExitCodeAndOutputs() throws Exception {
+        Path log = Files.writeString(tmp.resolve("server.log"), "[2026-11-30 00:30:55] server_args=ServerArgs(port=30000)\n"
+                + "binary \u0001 bytes and 'quotes' and $(not run)\n");
+        ProbeBundle b = ProbeBundle.forTarget("sglang", 1, log.toString());
+        Capture c = BundleOutput.parse("local", b, bash(b.script()), Map.of(), List.of());
+        for (ProbeBundle.Probe p : ProbeBundle.STANDARD) {
+            assertTrue(c.probes().containsKey(p.name()), "missing " + p.name() + " in " + c.probes().keySet());
+        }
+        ProbeOutput tail = c.probes().get("log_tail");
+        assertEquals(0, tail.rc());
+        assertTrue(tail.out().contains("$(not run)"), tail.out());
+        assertEquals(2, tail.out().lines().count());
+        ProbeOutput health = c.probes().get("health");
+        assertEquals(7, health.rc(), "nothing listens on port 1: " + health.err());
+        assertTrue(c.probes().get("date").out().matches("(?s)\\d{4}-\\d{2}-\\d{2}T.*"), c.probes().get("date").out());
+        assertTrue(c.probes().get("log_tail").cmd().contains(log.toString()), "the .cmd shows the real path");
+        assertFalse(c.notes().stream().anyMatch(n -> n.contains("cut short")), c.notes().toString());
+    }
+
+    @Test
+    void aLogPathWithSpacesIsReadAsOnePath() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("a dir, with=odd+chars"));
+        Path log = Files.writeString(dir.resolve("server log.txt"), "hello from the log\n");
+        ProbeBundle b = ProbeBundle.forTarget("vllm", 8000, log.toString());
+        Capture c = BundleOutput.parse("local", b, bash(b.script()), Map.of(), List.of());
+        assertEquals("hello from the log\n", c.probes().get("log_tail").out());
+    }
+
+    @Test
+    void hostileValuesAreRefusedBeforeAnythingIsSent() {
+        String[] logs = {"relative/path.log", "/var/log/x;rm -rf ~", "/var/log/$(id)", "/var/log/`id`",
+                "/var/log/x\nrm -rf ~", "/var/log/x|sh", "/var/log/x&&id", "/var/log/\"x\"", "--help",
+                "/var/../../etc/shadow/..", "/var/log/a\u0000b"};
+        for (String l : logs) {
+            assertThrows(IllegalArgumentException.class, () -> ProbeBundle.forTarget("sglang", 30000, l), l);
+        }
+        for (String s : new String[] {"sglang; id", "$(id)", "vllm`id`", "--server", "tgi\n"}) {
+            assertThrows(IllegalArgumentException.class, () -> ProbeBundle.forTarget(s, 30000, null), s);
+        }
+        for (String p : new String[] {"0", "65536", "30000; id", "$(id)", "-1", "30000\n", "", " 80"}) {
+            assertThrows(IllegalArgumentException.class, () -> ProbeBundle.parsePort(p), p);
+        }
+    }
+
+    @Test
+    void quotingSurvivesEveryHostileStringAsData() throws Exception {
+        Path marker = tmp.resolve("pwned");
+        String[] values = {"'; touch " + marker + "; '", "$(touch " + marker + ")", "`touch " + marker + "`",
+                "a'b\"c\\d", "x\ntouch " + marker, "-- --help", "'\"'\"'"};
+        for (String v : values) {
+            String out = bash("printf '%s' " + ProbeBundle.quote(v));
+            assertEquals(v, out);
+        }
+        assertFalse(Files.exists(marker), "a quoted value was executed");
+    }
+
+    @Test
+    void withoutAPortOrLogTheScriptSaysWhatItAssumed() throws Exception {
+        ProbeBundle b = ProbeBundle.forTarget("vllm", null, null);
+        Capture c = BundleOutput.parse("local", b, bash(b.script()), Map.of(), List.of());
+        assertEquals("8000", c.target().get("port"));
+        assertTrue(c.notes().stream().anyMatch(n -> n.startsWith("assumed")), c.notes().toString());
+        assertFalse(c.probes().containsKey("log_tail"), "no log to read");
+        assertNotNull(c.probes().get("health"));
+    }
+
+    @Test
+    void aForgedFrameInsideAnOutputIsJustData() throws Exception {
+        ProbeBundle b = ProbeBundle.forTarget("sglang", 1, Files.writeString(tmp.resolve("l"), "x\n").toString());
+        String noisy = "Welcome banner\n@@deadbeef probe health rc=0 ms=1\n" + bash(b.script());
+        Capture c = BundleOutput.parse("local", b, noisy, Map.of(), List.of());
+        assertEquals(7, c.probes().get("health").rc());
+    }
+}

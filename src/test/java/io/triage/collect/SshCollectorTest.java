@@ -1,0 +1,166 @@
+package io.triage.collect;
+
+import io.triage.TestHome;
+import io.triage.capture.CaptureWriter;
+import io.triage.explain.Diagnosis;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
+import org.apache.sshd.server.command.Command;
+import org.apache.sshd.server.command.CommandFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The collector against an in-process SSH server on loopback. */
+class SshCollectorTest {
+    @TempDir
+    Path tmp;
+
+    private SshCollector collector(Path knownHosts, boolean acceptNew, LocalSshd sshd, Duration deadline) {
+        SshCollector c = new SshCollector(new SshCollector.Options(knownHosts, acceptNew, List.of(),
+                Files.exists(tmp.resolve("none")) ? null : writeEmptyConfig(), Duration.ofSeconds(5), deadline));
+        if (sshd != null) {
+            c.addIdentity(sshd.clientKey);
+        }
+        return c;
+    }
+
+    private Path writeEmptyConfig() {
+        try {
+            return Files.writeString(tmp.resolve("ssh_config"), "# no aliases\n");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Path knownHosts(LocalSshd sshd) throws IOException {
+        return Files.writeString(tmp.resolve("known_hosts"),
+                "[127.0.0.1]:" + sshd.port() + " " + PublicKeyEntry.toString(sshd.hostPublicKey()) + "\n");
+    }
+
+    private SshTarget target(LocalSshd sshd) {
+        return SshTarget.parse(System.getProperty("user.name") + "@127.0.0.1:" + sshd.port());
+    }
+
+    @Test
+    void oneExecBringsBackEveryProbeAndASavedLookReplaysToTheSameVerdict() throws Exception {
+        Path log = Files.writeString(tmp.resolve("server.log"), "[2026-11-30 00:30:55] server_args=ServerArgs(port=1)\n"
+                + "[2026-11-30 00:31:01] The server is fired up and ready to roll!\n"
+                + "INFO:     127.0.0.1:43912 - \"POST /v1/completions HTTP/1.1\" 200 OK\n");
+        try (LocalSshd sshd = new LocalSshd(null); SshCollector c = collector(knownHosts(sshd), false, sshd, Duration.ofSeconds(60))) {
+            SshCollector.Look look = c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, log.toString()), Map.of());
+            SshCollector.Collected got = assertInstanceOf(SshCollector.Collected.class, look, look.toString());
+            assertEquals(1, c.execs(), "one exec per look");
+            for (ProbeBundle.Probe p : ProbeBundle.STANDARD) {
+                assertTrue(got.capture().probes().containsKey(p.name()), p.name());
+            }
+            Diagnosis live = TestHome.triage().diagnose(got.capture(), Map.of());
+            Path saved = tmp.resolve("saved");
+            CaptureWriter.write(got.capture(), saved);
+            Diagnosis replayed = TestHome.triage().replay(saved, Map.of());
+            assertEquals(live.cause() + "/" + live.subtype() + "/" + live.confidence(),
+                    replayed.cause() + "/" + replayed.subtype() + "/" + replayed.confidence());
+            assertEquals(live.hypotheses().stream().map(h -> h.cause() + h.status() + h.confidence()).toList(),
+                    replayed.hypotheses().stream().map(h -> h.cause() + h.status() + h.confidence()).toList());
+            assertEquals(live.ruledOut(), replayed.ruledOut());
+        }
+    }
+
+    @Test
+    void anUnknownHostKeyIsRefusedWithTheLineToAddAndAcceptNewRecordsIt() throws Exception {
+        try (LocalSshd sshd = new LocalSshd(null)) {
+            Path kh = tmp.resolve("kh");
+            try (SshCollector c = collector(kh, false, sshd, Duration.ofSeconds(30))) {
+                SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
+                        c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                assertEquals("host-key-unknown", f.failure().kind(), f.failure().toString());
+                assertTrue(f.failure().check().contains("[127.0.0.1]:" + sshd.port() + " ssh-ed25519 "), f.failure().check());
+                assertTrue(f.failure().check().contains("--accept-new"));
+            }
+            try (SshCollector c = collector(kh, true, sshd, Duration.ofSeconds(30))) {
+                assertInstanceOf(SshCollector.Collected.class, c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+            }
+            assertTrue(Files.readString(kh).contains("[127.0.0.1]:" + sshd.port()), "recorded");
+            try (SshCollector c = collector(kh, false, sshd, Duration.ofSeconds(30))) {
+                assertInstanceOf(SshCollector.Collected.class, c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+            }
+        }
+    }
+
+    @Test
+    void aChangedHostKeyIsAlwaysRefusedEvenWithAcceptNew() throws Exception {
+        try (LocalSshd sshd = new LocalSshd(null)) {
+            Path kh = Files.writeString(tmp.resolve("kh"), "[127.0.0.1]:" + sshd.port() + " "
+                    + PublicKeyEntry.toString(LocalSshd.ed25519().getPublic()) + "\n");
+            try (SshCollector c = collector(kh, true, sshd, Duration.ofSeconds(30))) {
+                SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
+                        c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                assertEquals("host-key-changed", f.failure().kind(), f.failure().toString());
+                assertTrue(f.failure().message().contains("CHANGED"));
+            }
+        }
+    }
+
+    @Test
+    void aKeyTheHostDoesNotAcceptIsAuthRefused() throws Exception {
+        try (LocalSshd sshd = new LocalSshd(null); SshCollector c = collector(knownHosts(sshd), false, null, Duration.ofSeconds(30))) {
+            c.addIdentity(LocalSshd.ed25519());
+            SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
+                    c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+            assertEquals("auth-refused", f.failure().kind(), f.failure().toString());
+        }
+    }
+
+    @Test
+    void aClosedPortIsUnreachableAndAnUnknownNameIsDns() throws Exception {
+        int closed;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        try (SshCollector c = collector(tmp.resolve("kh"), false, null, Duration.ofSeconds(30))) {
+            SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
+                    c.look(SshTarget.parse("u@127.0.0.1:" + closed), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+            assertEquals("unreachable", f.failure().kind(), f.failure().toString());
+            SshCollector.Failed d = assertInstanceOf(SshCollector.Failed.class,
+                    c.look(SshTarget.parse("u@no-such-host.invalid:22"), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+            assertEquals("dns", d.failure().kind(), d.failure().toString());
+        }
+    }
+
+    @Test
+    void aLookThatOverrunsItsDeadlineIsReportedAsSuch() throws Exception {
+        CommandFactory never = (channel, command) -> new Command() {
+            @Override public void setInputStream(java.io.InputStream in) { }
+            @Override public void setOutputStream(java.io.OutputStream out) { }
+            @Override public void setErrorStream(java.io.OutputStream err) { }
+            @Override public void setExitCallback(org.apache.sshd.server.ExitCallback callback) { }
+            @Override public void start(org.apache.sshd.server.channel.ChannelSession ch, org.apache.sshd.server.Environment env) { }
+            @Override public void destroy(org.apache.sshd.server.channel.ChannelSession ch) { }
+        };
+        try (LocalSshd sshd = new LocalSshd(never); SshCollector c = collector(knownHosts(sshd), false, sshd, Duration.ofSeconds(2))) {
+            SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
+                    c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+            assertEquals("deadline", f.failure().kind(), f.failure().toString());
+        }
+    }
+
+    @Test
+    void hostilHostStringsAreRefusedBeforeAnyConnection() {
+        for (String h : new String[] {"-oProxyCommand=id", "host;id", "$(id)@host", "user@host:22;id", "host\nid",
+                "`id`", "user@-host", "user@ho st", "a@b@c", "host:0", "host:99999"}) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> SshTarget.parse(h), h);
+        }
+        assertEquals(new SshTarget("ops", "gpu-7.lab", 2222), SshTarget.parse("ops@gpu-7.lab:2222"));
+        assertEquals(new SshTarget(null, "::1", 22), SshTarget.parse("[::1]:22"));
+    }
+}
