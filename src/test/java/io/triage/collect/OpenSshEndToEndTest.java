@@ -1,0 +1,205 @@
+package io.triage.collect;
+
+import io.triage.TestHome;
+import io.triage.explain.Diagnosis;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * End to end against a real OpenSSH server on loopback: the test starts {@code sshd} on a free
+ * 127.0.0.1 port with a generated host key, a generated ed25519 user key and its own config (no system
+ * config touched), starts a small HTTP server standing in for an inference server, and diagnoses the
+ * host for real after SIGKILL (killed externally) and SIGSTOP (hung). CI installs openssh-server; on
+ * a machine without it the test is skipped, except under CI where that is a failure.
+ */
+class OpenSshEndToEndTest {
+    private static Path dir;
+    private static Process sshd;
+    private static int port;
+    private static Path userKey;
+    private static Path knownHosts;
+
+    @BeforeAll
+    static void startSshd() throws Exception {
+        boolean present = Files.isExecutable(Path.of("/usr/sbin/sshd")) && Files.isExecutable(Path.of("/usr/bin/ssh-keygen"));
+        if (!present && "true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException("CI must install openssh-server for the end-to-end tests");
+        }
+        assumeTrue(present, "OpenSSH server not installed");
+        dir = Files.createTempDirectory("triage-e2e");
+        run("/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("host_key").toString());
+        run("/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("user_key").toString());
+        userKey = dir.resolve("user_key");
+        Files.copy(dir.resolve("user_key.pub"), dir.resolve("authorized_keys"));
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Files.createDirectories(Path.of("/run/sshd"));
+        Path config = Files.writeString(dir.resolve("sshd_config"), String.join("\n",
+                "Port " + port, "ListenAddress 127.0.0.1", "HostKey " + dir.resolve("host_key"),
+                "AuthorizedKeysFile " + dir.resolve("authorized_keys"), "PasswordAuthentication no",
+                "KbdInteractiveAuthentication no", "PubkeyAuthentication yes", "UsePAM no", "StrictModes no",
+                "PermitRootLogin prohibit-password", "PidFile " + dir.resolve("sshd.pid"), "LogLevel ERROR", ""));
+        sshd = new ProcessBuilder("/usr/sbin/sshd", "-D", "-e", "-f", config.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("sshd.log").toFile()).start();
+        String hostPub = Files.readString(dir.resolve("host_key.pub")).strip();
+        knownHosts = Files.writeString(dir.resolve("known_hosts"), "[127.0.0.1]:" + port + " " + hostPub + "\n");
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < until) {
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException e) {
+                Thread.sleep(100);
+            }
+        }
+        throw new IllegalStateException("sshd did not start: " + Files.readString(dir.resolve("sshd.log")));
+    }
+
+    @AfterAll
+    static void stopSshd() {
+        if (sshd != null) {
+            sshd.destroyForcibly();
+        }
+    }
+
+    private static void run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException(String.join(" ", cmd) + ": " + out);
+        }
+    }
+
+    private static SshCollector collector(Path kh, boolean acceptNew) throws IOException {
+        return new SshCollector(new SshCollector.Options(kh, acceptNew, List.of(userKey),
+                Files.writeString(dir.resolve("ssh_config"), "# none\n"), Duration.ofSeconds(10), Duration.ofSeconds(60)));
+    }
+
+    private static SshTarget me() {
+        return SshTarget.parse(System.getProperty("user.name") + "@127.0.0.1:" + port);
+    }
+
+    /** Starts the stand-in server and waits until it answers. */
+    private static Process startServer(int httpPort, Path log) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Path src = TestHome.HOME.resolve("src/test/resources/e2e/HealthServer.java");
+        Process p = new ProcessBuilder(java, src.toString(), "--port", String.valueOf(httpPort), "--log", log.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("server-" + httpPort + ".out").toFile()).start();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < until) {
+            try {
+                HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + httpPort + "/health").toURL().openConnection();
+                c.setConnectTimeout(500);
+                if (c.getResponseCode() == 200) {
+                    return p;
+                }
+            } catch (IOException e) {
+                Thread.sleep(200);
+            }
+        }
+        p.destroyForcibly();
+        throw new IllegalStateException("stand-in server did not start");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private Diagnosis diagnose(int httpPort, Path log) throws IOException {
+        try (SshCollector c = collector(knownHosts, false)) {
+            SshCollector.Look look = c.look(me(), ProbeBundle.forTarget("sglang", httpPort, log.toString()), Map.of());
+            SshCollector.Collected got = assertInstanceOf(SshCollector.Collected.class, look, look.toString());
+            assertEquals(1, c.execs());
+            return TestHome.triage().diagnose(got.capture(), Map.of());
+        }
+    }
+
+    @Test
+    void aServerKilledWithSigkillIsDiagnosedAsKilledFromOutside() throws Exception {
+        int httpPort = freePort();
+        Path log = dir.resolve("killed.log");
+        Process server = startServer(httpPort, log);
+        Diagnosis before = diagnose(httpPort, log);
+        assertEquals("healthy", before.cause(), new io.triage.explain.TextRenderer().render(before));
+        server.toHandle().destroyForcibly();
+        assertTrue(server.waitFor(10, TimeUnit.SECONDS));
+        Diagnosis after = diagnose(httpPort, log);
+        assertEquals("external-kill", after.cause(), new io.triage.explain.TextRenderer().render(after));
+    }
+
+    @Test
+    void aStoppedServerIsDiagnosedAsHung() throws Exception {
+        int httpPort = freePort();
+        Path log = dir.resolve("stopped.log");
+        Process server = startServer(httpPort, log);
+        try {
+            run("kill", "-STOP", String.valueOf(server.pid()));
+            Diagnosis d = diagnose(httpPort, log);
+            assertEquals("hung", d.cause(), new io.triage.explain.TextRenderer().render(d));
+            assertEquals("stopped", d.subtype());
+        } finally {
+            run("kill", "-CONT", String.valueOf(server.pid()));
+            server.destroyForcibly();
+        }
+    }
+
+    @Test
+    void wrongAndUnknownHostKeysAreRefusedAndAClosedPortIsUnreachable() throws Exception {
+        Path wrong = Files.writeString(dir.resolve("wrong_known_hosts"), "[127.0.0.1]:" + port + " "
+                + PublicKeyEntry.toString(LocalSshd.ed25519().getPublic()) + "\n");
+        try (SshCollector c = collector(wrong, true)) {
+            SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
+                    c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+            assertEquals("host-key-changed", f.failure().kind());
+        }
+        Path empty = dir.resolve("empty_known_hosts");
+        try (SshCollector c = collector(empty, false)) {
+            SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
+                    c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+            assertEquals("host-key-unknown", f.failure().kind());
+            assertFalse(Files.exists(empty) && Files.readString(empty).contains("127.0.0.1"), "nothing recorded without --accept-new");
+        }
+        try (SshCollector c = collector(knownHosts, false)) {
+            SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
+                    c.look(SshTarget.parse("u@127.0.0.1:" + freePort()), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+            assertEquals("unreachable", f.failure().kind());
+        }
+    }
+
+    @Test
+    void valuesThatLookLikeShellAreRefusedAndOddButValidPathsStayData() throws Exception {
+        Path marker = dir.resolve("pwned");
+        for (String log : new String[] {"/tmp/x; touch " + marker, "/tmp/$(touch " + marker + ")", "/tmp/`touch " + marker + "`"}) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> ProbeBundle.forTarget("sglang", 1, log));
+        }
+        Path odd = Files.writeString(dir.resolve("a b,c=d+e.log"), "hello\n");
+        try (SshCollector c = collector(knownHosts, false)) {
+            SshCollector.Collected got = assertInstanceOf(SshCollector.Collected.class,
+                    c.look(me(), ProbeBundle.forTarget("sglang", 1, odd.toString()), Map.of()));
+            assertEquals("hello\n", got.capture().probes().get("log_tail").out());
+        }
+        assertFalse(Files.exists(marker));
+    }
+}
