@@ -22,6 +22,11 @@ import java.util.Map;
 public final class Trace extends DefaultAgendaEventListener implements RuleRuntimeEventListener {
     /** One rule firing: the rule and the facts of its match, in pattern order. */
     public record Firing(Rule rule, List<Object> premises) {
+        public Firing {
+            // a match holds the engine's own InitialFact for 'not' and 'exists' patterns: not evidence
+            premises = premises.stream().filter(o -> !o.getClass().getName().contains("InitialFact")).toList();
+        }
+
         public String ruleName() {
             return rule.getName();
         }
@@ -35,6 +40,7 @@ public final class Trace extends DefaultAgendaEventListener implements RuleRunti
 
     private final List<Firing> firings = new ArrayList<>();
     private final Map<Object, Firing> insertedBy = new IdentityHashMap<>();
+    private final Map<Object, Integer> order = new IdentityHashMap<>();
     private Firing current;
 
     @Override
@@ -54,6 +60,7 @@ public final class Trace extends DefaultAgendaEventListener implements RuleRunti
     public void objectInserted(ObjectInsertedEvent event) {
         if (event.getRule() != null && current != null) {
             insertedBy.putIfAbsent(event.getObject(), current);
+            order.putIfAbsent(event.getObject(), order.size());
         }
     }
 
@@ -69,6 +76,11 @@ public final class Trace extends DefaultAgendaEventListener implements RuleRunti
 
     public List<Firing> firings() {
         return firings;
+    }
+
+    /** When a rule inserted {@code fact}, counting rule insertions from 0; MAX_VALUE for parsed facts. */
+    public int insertionIndex(Object fact) {
+        return order.getOrDefault(fact, Integer.MAX_VALUE);
     }
 
     /** The firing that inserted {@code fact}, or null for facts the parsers inserted. */

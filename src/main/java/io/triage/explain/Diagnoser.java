@@ -66,7 +66,6 @@ public final class Diagnoser {
     }
 
     private Diagnosis assemble(String source, Observation obs, Engine.Result run) {
-        Trace trace = run.trace();
         Map<String, Hypothesis> supported = new LinkedHashMap<>();
         Map<String, List<Refutation>> refuted = new HashMap<>();
         List<Exclusion> exclusions = new ArrayList<>();
@@ -75,10 +74,11 @@ public final class Diagnoser {
         List<ProbeStatus> probes = new ArrayList<>();
         List<Unparseable> unparseable = new ArrayList<>();
         List<Proc> procs = new ArrayList<>();
+        Trace trace = run.trace();
         for (Object f : run.facts()) {
             if (f instanceof Hypothesis h) {
                 Hypothesis prev = supported.get(h.cause());
-                if (prev == null || better(h, prev)) {
+                if (prev == null || better(h, prev, trace)) {
                     supported.put(h.cause(), h);
                 }
             } else if (f instanceof Refutation r) {
@@ -232,13 +232,20 @@ public final class Diagnoser {
                 because, against);
     }
 
-    private static boolean better(Hypothesis a, Hypothesis b) {
+    /**
+     * Of two hypotheses for one cause: the more confident; then the one with a subtype; then the one
+     * a rule concluded first (deterministic, whatever order working memory returns them in).
+     */
+    private static boolean better(Hypothesis a, Hypothesis b, Trace trace) {
         int ca = CONFIDENCE.indexOf(a.confidence());
         int cb = CONFIDENCE.indexOf(b.confidence());
         if (ca != cb) {
             return ca > cb;
         }
-        return !a.subtype().isEmpty() && b.subtype().isEmpty();
+        if (a.subtype().isEmpty() != b.subtype().isEmpty()) {
+            return !a.subtype().isEmpty();
+        }
+        return trace.insertionIndex(a) < trace.insertionIndex(b);
     }
 
     private static Diagnosis.Coverage coverage(List<ProbeStatus> probes, List<Unparseable> unparseable,

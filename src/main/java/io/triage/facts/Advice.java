@@ -6,4 +6,18 @@ public record Advice(String stepId, String cause) implements Derived {
     public String label() {
         return "advice " + stepId;
     }
+
+    /**
+     * Identity, not value: each rule firing's conclusion is its own fact, so truth maintenance never
+     * merges two rules' conclusions into one and every derived fact keeps the firing that made it.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
+    }
 }

@@ -14,4 +14,18 @@ public record Exclusion(String cause, String status, String reason, String missi
     public String label() {
         return cause + " " + status + ": " + reason;
     }
+
+    /**
+     * Identity, not value: each rule firing's conclusion is its own fact, so truth maintenance never
+     * merges two rules' conclusions into one and every derived fact keeps the firing that made it.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
+    }
 }

@@ -9,4 +9,18 @@ public record Question(String id, String probe, String about) implements Derived
     public String label() {
         return "question " + id;
     }
+
+    /**
+     * Identity, not value: each rule firing's conclusion is its own fact, so truth maintenance never
+     * merges two rules' conclusions into one and every derived fact keeps the firing that made it.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
+    }
 }

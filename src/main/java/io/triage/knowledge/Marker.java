@@ -27,12 +27,18 @@ public record Marker(String id, String server, String kind, Pattern pattern, Str
 
     /** Named groups the log parser reads from a marker's match. */
     public static final List<String> KNOWN_GROUPS =
-            List.of("exception", "message", "percent", "eta", "pid", "port", "status");
+            List.of("exception", "message", "percent", "eta", "pid", "port", "status", "path");
 
     /** Marker kinds the rules know about. */
     public static final List<String> KINDS = List.of("run-start", "server-args", "ready", "shutdown", "signal",
             "loading", "progress", "access", "traceback", "exception", "error", "address-in-use", "port-owner",
             "engine-dead", "health-check-failed", "killed", "nccl-init");
+
+    /**
+     * What the log parser turns an {@code access} line into when it is not served work: a health or
+     * metrics poll, or an answer with an error status. Not a marker kind of the files.
+     */
+    public static final String ACCESS_NOISE = "access-noise";
 
     /** Crash subtypes an {@code error} marker may name. */
     public static final List<String> SUBTYPES = List.of("cuda-oom", "cuda-error", "nccl-error", "config-error",

@@ -25,7 +25,7 @@ final class LogParser {
     /** When several markers match one line, the kind that best describes it (first wins). */
     private static final List<String> KIND_ORDER = List.of("address-in-use", "error", "engine-dead", "killed",
             "health-check-failed", "traceback", "exception", "port-owner", "signal", "shutdown", "server-args",
-            "run-start", "ready", "nccl-init", "loading", "progress", "access");
+            "run-start", "ready", "nccl-init", "loading", "progress", "access", "access-noise");
     private static final java.util.Set<String> TERMINAL =
             java.util.Set.of("shutdown", "error", "killed", "traceback", "address-in-use", "signal");
 
@@ -120,8 +120,10 @@ final class LogParser {
             String excerpt = Text.excerpt(e.text());
             for (int k = 0; k < ms.size(); k++) {
                 Marker m = ms.get(k);
-                sink.add(new LogMarker(m.kind(), m.id(), m.subtype(), m.priority(), i, runOf[i], cur, epochs[i],
-                        detail(m, matchers.get(i).get(k)), e.probe(), line, excerpt));
+                Matcher mt = matchers.get(i).get(k);
+                String kind = m.kind().equals("access") && !servedWork(m, mt) ? Marker.ACCESS_NOISE : m.kind();
+                sink.add(new LogMarker(kind, m.id(), m.subtype(), m.priority(), i, runOf[i], cur, epochs[i],
+                        detail(m, mt), e.probe(), line, excerpt));
                 if (m.kind().equals("server-args")) {
                     newestArgs = i;
                 }
@@ -202,6 +204,32 @@ final class LogParser {
             out.add(new Entry(t.text(), tailStart + i, t.probe(), t.probeLine()));
         }
         return out;
+    }
+
+    private static final Pattern POLL_PATH = Pattern.compile("^/(?:health|healthz|health_generate|ping|metrics|ready|live|v1/models|get_model_info|server_info)(?:[/?].*)?$");
+
+    /**
+     * An access line is served work unless it is a health or metrics poll or answered with a 5xx:
+     * a load balancer's 503s must never pass for progress.
+     */
+    private static boolean servedWork(Marker m, Matcher mt) {
+        String status = group(m, mt, "status");
+        String path = group(m, mt, "path");
+        if (status != null && status.startsWith("5")) {
+            return false;
+        }
+        return path == null || !POLL_PATH.matcher(path).matches();
+    }
+
+    private static String group(Marker m, Matcher mt, String name) {
+        if (!m.groups().contains(name)) {
+            return null;
+        }
+        try {
+            return mt.group(name);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private static boolean has(List<Marker> ms, String kind) {

@@ -1,0 +1,1 @@
+tail -n 60 /home/ana/vllm-llama8b.log

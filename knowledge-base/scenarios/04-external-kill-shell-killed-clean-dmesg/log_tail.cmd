@@ -1,0 +1,1 @@
+tail -n 60 /data/runs/gemma3-27b/server.log

@@ -1,0 +1,1 @@
+tail -n 60 /home/kim/mistral24b/serve.log

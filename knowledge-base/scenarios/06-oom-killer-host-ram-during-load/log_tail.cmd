@@ -1,0 +1,1 @@
+tail -n 60 /home/raj/r1-70b.log

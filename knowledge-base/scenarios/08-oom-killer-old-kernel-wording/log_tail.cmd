@@ -1,0 +1,1 @@
+tail -n 60 /scratch/svc-llm/vllm-70b-awq.log

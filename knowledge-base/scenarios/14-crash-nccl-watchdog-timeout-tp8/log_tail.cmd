@@ -1,0 +1,1 @@
+tail -n 60 /scratch/llama405b/sglang.log

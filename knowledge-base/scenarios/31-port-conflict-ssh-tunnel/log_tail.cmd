@@ -1,0 +1,1 @@
+tail -n 60 /home/mei/sglang-qwen14b.log
