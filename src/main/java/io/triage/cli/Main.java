@@ -130,7 +130,7 @@ public final class Main implements Callable<Integer> {
             out.println("rules: " + t.rules().files().size() + " files, "
                     + t.rules().kieBase().getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum()
                     + " rules compiled from " + t.home().resolve("rules"));
-            out.println("knowledge: " + t.knowledge().markers().size() + " log markers, "
+            out.println("knowledge: " + t.knowledge().markers().stream().map(io.triage.knowledge.Marker::id).distinct().count() + " log markers, "
                     + t.knowledge().causes().size() + " causes, " + t.knowledge().steps().size() + " next steps");
             for (RuleBase.Problem w : warnings) {
                 out.println("  " + w);

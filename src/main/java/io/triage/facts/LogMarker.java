@@ -1,7 +1,10 @@
 package io.triage.facts;
 
 /**
- * A log line that matched a marker of the knowledge base.
+ * A log line that matched a marker of the knowledge base. Routine lines (served requests and batch
+ * statistics) are kept only as the first, the last and the last timestamped of their run: a rule can
+ * ask whether one exists before or after another line and how recent the newest is, not count them.
+ * Access lines that are health or metrics polls, or answered 5xx, have kind {@code access-noise}.
  *
  * @param kind the marker kind (ready, shutdown, error, access…), see {@code knowledge-base/README.md}
  * @param markerId the id of the marker that matched

@@ -196,13 +196,29 @@ public final class KnowledgeBase {
                         groups.add(g.group(1));
                     }
                 }
-                markers.add(new Marker(m.id(), mf.server().strip(), m.kind(), p,
-                        m.subtype() == null ? "" : m.subtype(), m.priority() == null ? 0 : m.priority(),
-                        RegexLiterals.prefilter(m.pattern()), List.copyOf(groups)));
+                // an alternation whose every branch has its own literal runs as one marker per branch:
+                // the literal index then picks the one branch a line can match, and that branch alone runs
+                List<String> branches = RegexLiterals.branches(m.pattern());
+                boolean split = branches.size() > 1 && branches.stream().allMatch(b -> RegexLiterals.prefilter(b) != null
+                        && compiles(b));
+                for (String b : split ? branches : List.of(m.pattern())) {
+                    markers.add(new Marker(m.id(), mf.server().strip(), m.kind(), split ? Pattern.compile(b) : p,
+                            m.subtype() == null ? "" : m.subtype(), m.priority() == null ? 0 : m.priority(),
+                            RegexLiterals.prefilter(b), List.copyOf(groups)));
+                }
             }
         }
         require(!markers.isEmpty(), dir, "no markers found");
         return List.copyOf(markers);
+    }
+
+    private static boolean compiles(String regex) {
+        try {
+            Pattern.compile(regex);
+            return true;
+        } catch (PatternSyntaxException e) {
+            return false;
+        }
     }
 
     private static Pattern compile(String regex, Path file, String where) {

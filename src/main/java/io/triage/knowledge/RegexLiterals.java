@@ -54,6 +54,28 @@ final class RegexLiterals {
         return new Prefilter(List.copyOf(lits), caseless);
     }
 
+    /**
+     * The branches of a pattern that is one alternation (top-level, or a whole-pattern non-capturing
+     * group), each as a pattern of its own with the same leading flags; a single-element list when the
+     * pattern is not an alternation. Matching any branch is matching the pattern.
+     */
+    static List<String> branches(String regex) {
+        String flags = regex.startsWith("(?i)") ? "(?i)" : "";
+        String body = regex.substring(flags.length());
+        if (body.startsWith("(?:") && matching(body, 0) == body.length() - 1) {
+            body = body.substring(3, body.length() - 1);
+        }
+        List<String> parts = splitTopLevel(body);
+        if (parts.size() < 2) {
+            return List.of(regex);
+        }
+        List<String> out = new ArrayList<>();
+        for (String b : parts) {
+            out.add(flags + b);
+        }
+        return out;
+    }
+
     /** Kept for callers that want a single literal: the prefilter's only literal, or null. */
     static String requiredLiteral(String regex) {
         Prefilter p = prefilter(regex);

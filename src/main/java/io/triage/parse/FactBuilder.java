@@ -42,6 +42,7 @@ public final class FactBuilder {
 
     private final KnowledgeBase kb;
     private final Map<String, List<Marker>> markersByServer = new HashMap<>();
+    private final Map<String, io.triage.knowledge.LiteralIndex> indexByServer = new HashMap<>();
     private final Set<String> serverKinds = new HashSet<>();
 
     public FactBuilder(KnowledgeBase kb) {
@@ -61,6 +62,7 @@ public final class FactBuilder {
             markersByServer.put(s, List.copyOf(list));
         }
         markersByServer.put("", kb.markers());
+        markersByServer.forEach((k, v) -> indexByServer.put(k, new io.triage.knowledge.LiteralIndex(v)));
     }
 
     public Observation build(Capture capture, Map<String, String> extraIntent) {
@@ -146,7 +148,7 @@ public final class FactBuilder {
         int before = sink.facts().size();
         try {
             LogParser.parse(capture.probes().get("log_tail"), capture.probes().get("log_markers"), otherLogs,
-                    markersByServer.get(serverForMarkers), z, y, c, sink);
+                    markersByServer.get(serverForMarkers), indexByServer.get(serverForMarkers), z, y, c, sink);
         } catch (RuntimeException e) {
             sink.unparseable("log_tail", "log could not be read: " + e, 0, "");
         }

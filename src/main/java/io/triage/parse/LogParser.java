@@ -35,7 +35,7 @@ final class LogParser {
     }
 
     static void parse(ProbeOutput tail, ProbeOutput grep, List<ProbeOutput> others, List<Marker> markers,
-                      ZoneOffset zone, int year, long clock, Sink sink) {
+                      io.triage.knowledge.LiteralIndex index, ZoneOffset zone, int year, long clock, Sink sink) {
         List<Entry> entries = merge(tail, grep, sink);
         for (ProbeOutput o : others) {
             List<String> lines = Text.lines(o.outOrEmpty());
@@ -70,10 +70,11 @@ final class LogParser {
             epochs[i] = Timestamps.log(text, zone, year);
             List<Marker> ms = null;
             List<Matcher> mm = null;
-            String lower = text.toLowerCase(java.util.Locale.ROOT);
-            for (Marker m : markers) {
-                if (!m.mayMatch(text, lower)) {
-                    continue;
+            java.util.BitSet candidates = index.candidates(text);
+            for (int c = candidates.nextSetBit(0); c >= 0; c = candidates.nextSetBit(c + 1)) {
+                Marker m = markers.get(c);
+                if (ms != null && ms.get(ms.size() - 1).id().equals(m.id())) {
+                    continue; // another branch of a marker that already matched this line
                 }
                 Matcher matcher = m.pattern().matcher(text);
                 if (matcher.find()) {
@@ -103,6 +104,7 @@ final class LogParser {
             runOf[i] = run;
         }
         int current = run;
+        boolean[] keep = routineKept(matched, matchers, runOf, epochs);
         String lastKind = "";
         long lastEpoch = -1;
         int newestArgs = -1;
@@ -122,6 +124,9 @@ final class LogParser {
                 Marker m = ms.get(k);
                 Matcher mt = matchers.get(i).get(k);
                 String kind = m.kind().equals("access") && !servedWork(m, mt) ? Marker.ACCESS_NOISE : m.kind();
+                if (ROUTINE.contains(m.kind()) && !keep[i]) {
+                    continue;
+                }
                 sink.add(new LogMarker(kind, m.id(), m.subtype(), m.priority(), i, runOf[i], cur, epochs[i],
                         detail(m, mt), e.probe(), line, excerpt));
                 if (m.kind().equals("server-args")) {
@@ -144,6 +149,47 @@ final class LogParser {
         long age = clock >= 0 && lastEpoch >= 0 ? clock - lastEpoch : -1;
         sink.add(new LogState(true, n, current, n - 1, lastEpoch, age, lastKind, last.probe(),
                 last.absLine() > 0 ? last.absLine() : last.probeLine(), Text.excerpt(last.text())));
+    }
+
+    /** Kinds that repeat by the hundred in a serving log: requests, batches, polls. */
+    private static final java.util.Set<String> ROUTINE = java.util.Set.of("access", "progress");
+
+    /**
+     * Of the routine lines of one run, only the first, the last and the last timestamped are facts:
+     * rules ask whether such a line exists before or after another, and how recent the newest is,
+     * never how many there are. A log of a thousand requests stays a handful of facts.
+     */
+    private static boolean[] routineKept(List<List<Marker>> matched, List<List<Matcher>> matchers, int[] runOf,
+                                         long[] epochs) {
+        boolean[] keep = new boolean[matched.size()];
+        Map<String, Integer> first = new HashMap<>();
+        Map<String, Integer> last = new HashMap<>();
+        Map<String, Integer> lastTimed = new HashMap<>();
+        for (int i = 0; i < matched.size(); i++) {
+            List<Marker> ms = matched.get(i);
+            if (ms == null) {
+                continue;
+            }
+            for (int k = 0; k < ms.size(); k++) {
+                Marker m = ms.get(k);
+                if (ROUTINE.contains(m.kind())) {
+                    String kind = m.kind().equals("access") && !servedWork(m, matchers.get(i).get(k))
+                            ? Marker.ACCESS_NOISE : m.kind();
+                    String key = runOf[i] + "/" + kind;
+                    first.putIfAbsent(key, i);
+                    last.put(key, i);
+                    if (epochs[i] >= 0) {
+                        lastTimed.put(key, i);
+                    }
+                }
+            }
+        }
+        for (Map<String, Integer> m : List.of(first, last, lastTimed)) {
+            for (int i : m.values()) {
+                keep[i] = true;
+            }
+        }
+        return keep;
     }
 
     /** Puts the numbered grep lines before or around the tail, dropping the ones the tail repeats. */

@@ -206,4 +206,32 @@ class ParsersTest {
         assertEquals(-1, Timestamps.log("INFO:     127.0.0.1:43912 - \"POST /v1/completions HTTP/1.1\" 200 OK", utc, 2026));
         assertEquals(-1, Timestamps.log("[2026-13-45 99:99:99] impossible", utc, 2026));
     }
+
+    private static List<io.triage.facts.LogMarker> markers(String log) {
+        io.triage.capture.Capture c = new io.triage.capture.Capture("t", Map.of("log_tail",
+                new ProbeOutput("log_tail", null, log, "", 0, 0.01, false)), Map.of("server", "sglang"), Map.of(), List.of());
+        return new FactBuilder(TestHome.triage().knowledge()).build(c, Map.of()).facts().stream()
+                .filter(io.triage.facts.LogMarker.class::isInstance).map(io.triage.facts.LogMarker.class::cast).toList();
+    }
+
+    @Test
+    void healthPollsAndServerErrorsAreNotServedWork() {
+        List<io.triage.facts.LogMarker> m = markers(String.join("\n",
+                "INFO:     10.0.0.1:1 - \"POST /v1/completions HTTP/1.1\" 200 OK",
+                "INFO:     10.0.0.1:2 - \"GET /health HTTP/1.1\" 200 OK",
+                "INFO:     10.0.0.1:3 - \"POST /v1/chat/completions HTTP/1.1\" 503 Service Unavailable", ""));
+        assertEquals(List.of("access", "access-noise", "access-noise"), m.stream().map(io.triage.facts.LogMarker::kind).toList());
+    }
+
+    @Test
+    void aThousandRequestsAreAHandfulOfFactsKeepingTheFirstAndTheLast() {
+        StringBuilder b = new StringBuilder("[2026-11-30 00:00:00] server_args=ServerArgs(port=30000)\n");
+        for (int i = 0; i < 1000; i++) {
+            b.append("INFO:     10.0.0.1:").append(i).append(" - \"POST /v1/completions HTTP/1.1\" 200 OK\n");
+        }
+        List<io.triage.facts.LogMarker> access = markers(b.toString()).stream().filter(x -> x.kind().equals("access")).toList();
+        assertEquals(2, access.size(), access.toString());
+        assertTrue(access.get(0).excerpt().contains(":0 "));
+        assertTrue(access.get(1).excerpt().contains(":999 "));
+    }
 }
