@@ -146,6 +146,38 @@ public final class TextRenderer {
         return b.toString();
     }
 
+    /** The verdict, its reasoning chain and the first next step: for a screen of many diagnoses. */
+    public String renderBrief(Diagnosis d) {
+        StringBuilder b = new StringBuilder();
+        b.append("VERDICT: ").append(d.cause()).append(d.subtype().isEmpty() ? "" : "/" + d.subtype())
+                .append(" — ").append(d.title()).append("   (confidence: ").append(d.confidence()).append(")\n");
+        Diagnosis.HypothesisView verdict = d.hypotheses().isEmpty() ? null : d.hypotheses().get(0);
+        if (verdict != null && !verdict.because().isEmpty()) {
+            b.append("BECAUSE\n");
+            for (Diagnosis.Node n : verdict.because()) {
+                node(b, n, 1, 0);
+            }
+        }
+        long notRuledOut = d.ruledOut().stream().filter(e -> !e.status().equals("ruled-out")).count();
+        if (!d.ruledOut().isEmpty()) {
+            b.append("RULED OUT: ").append(String.join(", ", d.ruledOut().stream().filter(e -> e.status().equals("ruled-out"))
+                    .map(Diagnosis.Exclusion::cause).toList()));
+            if (notRuledOut > 0) {
+                b.append("; not ruled out for lack of evidence: ").append(String.join(", ", d.ruledOut().stream()
+                        .filter(e -> !e.status().equals("ruled-out")).map(e -> e.cause() + " (needs " + e.missing() + ")").toList()));
+            }
+            b.append('\n');
+        }
+        if (!d.nextSteps().isEmpty()) {
+            Diagnosis.Step s = d.nextSteps().get(0);
+            b.append("NEXT: ").append(s.title()).append('\n');
+            if (!s.command().isEmpty()) {
+                b.append("  $ ").append(s.command()).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
     private void node(StringBuilder b, Diagnosis.Node n, int indent, int depth) {
         String pad = "  ".repeat(indent);
         if (n.evidence() != null) {

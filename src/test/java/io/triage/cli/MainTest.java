@@ -84,4 +84,32 @@ class MainTest {
         assertEquals(3, r.code(), r.err());
         assertTrue(r.err().contains("not found"), r.err());
     }
+
+    @Test
+    void theDemoDiagnosesLabHostsOverRealSsh() {
+        Run r = run("--home", TestHome.HOME.toString(), "demo", "--hosts", "gpu-killed,gpu-never-launched,gpu-hung");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("VERDICT: external-kill"), r.out());
+        assertTrue(r.out().contains("VERDICT: launch-never-happened"), r.out());
+        assertTrue(r.out().contains("VERDICT: hung/idle"), r.out());
+        assertTrue(r.out().contains("3 looks, 3 SSH execs"), r.out());
+    }
+
+    @Test
+    void diagnoseRefusesHostileValuesBeforeConnecting() {
+        for (String[] args : new String[][] {
+            {"diagnose", "--log", "/var/log/x;id", "u@127.0.0.1:1"},
+            {"diagnose", "--port", "80;id", "u@127.0.0.1:1"},
+            {"diagnose", "--server", "sglang$(id)", "u@127.0.0.1:1"},
+            {"diagnose", "-oProxyCommand=id"},
+            {"diagnose", "u@host;id"},
+        }) {
+            String[] full = new String[args.length + 2];
+            full[0] = "--home";
+            full[1] = TestHome.HOME.toString();
+            System.arraycopy(args, 0, full, 2, args.length);
+            Run r = run(full);
+            assertEquals(2, r.code(), String.join(" ", args) + " -> " + r.out() + r.err());
+        }
+    }
 }
