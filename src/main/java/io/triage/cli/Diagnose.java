@@ -116,7 +116,9 @@ final class Diagnose implements Callable<Integer> {
             err.println("triage: refused: " + e.getMessage());
             return Main.BAD_INPUT;
         }
-        Triage triage = parent.triage();
+        // compile the rules while the first hosts are being looked at: both take a second or two cold
+        java.util.concurrent.CompletableFuture<Triage> triage =
+                java.util.concurrent.CompletableFuture.supplyAsync(parent::triage);
         SshCollector.Options defaults = SshCollector.Options.defaults();
         SshCollector.Options opts = new SshCollector.Options(knownHosts != null ? knownHosts : defaults.knownHosts(),
                 acceptNew, identities, sshConfig, defaults.connectTimeout(), Duration.ofSeconds(deadlineSeconds));
@@ -130,7 +132,8 @@ final class Diagnose implements Callable<Integer> {
         }
     }
 
-    private Outcome lookOne(Triage triage, SshCollector collector, SshTarget t, ProbeBundle template, Path saveDir) {
+    private Outcome lookOne(java.util.concurrent.CompletableFuture<Triage> triage, SshCollector collector, SshTarget t,
+                            ProbeBundle template, Path saveDir) {
         // a fresh bundle (fresh nonce) per host
         ProbeBundle bundle = ProbeBundle.forTarget(template.server(), template.port() > 0 ? template.port() : null,
                 template.log().isEmpty() ? null : template.log());
@@ -147,11 +150,16 @@ final class Diagnose implements Callable<Integer> {
                         "the capture could not be saved: " + e.getMessage(), "check " + saveDir), 0);
             }
         }
-        Diagnosis d = triage.diagnose(c.capture(), Map.of());
+        Diagnosis d;
+        try {
+            d = triage.join().diagnose(c.capture(), Map.of());
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
         return new Outcome(t.toString(), d, null, c.elapsed().toMillis() / 1000.0);
     }
 
-    private int fleet(Triage triage, SshCollector collector, List<SshTarget> targets, ProbeBundle bundle,
+    private int fleet(java.util.concurrent.CompletableFuture<Triage> triage, SshCollector collector, List<SshTarget> targets, ProbeBundle bundle,
                       PrintWriter out, PrintWriter err) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(parallel, targets.size())));
         CompletionService<Outcome> done = new ExecutorCompletionService<>(pool);

@@ -93,7 +93,12 @@ public final class SshCollector implements AutoCloseable {
             }
         }
         FileKeyPairProvider files = new FileKeyPairProvider(keys);
-        client.setKeyIdentityProvider(session -> loadable(files, session));
+        // keys are read and parsed once, not at every session: a fleet opens hundreds
+        List<KeyPair> loaded = new ArrayList<>();
+        for (KeyPair kp : loadable(files, null)) {
+            loaded.add(kp);
+        }
+        client.setKeyIdentityProvider(session -> loaded);
         client.start();
     }
 
