@@ -127,8 +127,16 @@ public final class SshCollector implements AutoCloseable {
         long deadlineNanos = start + options.deadline().toNanos();
         ClientSession session = null;
         try {
-            ConnectFuture cf = client.connect(target.user() == null ? System.getProperty("user.name") : target.user(),
-                    target.host(), target.port() > 0 ? target.port() : 22);
+            // the port left open (0) lets the SSH config's Port apply (else 22); a user not given comes
+            // from the config's User, else the local user name
+            String user = target.user();
+            if (user == null) {
+                org.apache.sshd.client.config.hosts.HostConfigEntry e = client.getHostConfigEntryResolver()
+                        .resolveEffectiveHost(target.host(), Math.max(0, target.port()), null, null, null, null);
+                user = e != null && e.getUsername() != null && !e.getUsername().isEmpty() ? e.getUsername()
+                        : System.getProperty("user.name");
+            }
+            ConnectFuture cf = client.connect(user, target.host(), Math.max(0, target.port()));
             try {
                 session = cf.verify(options.connectTimeout()).getSession();
             } catch (IOException e) {

@@ -163,4 +163,48 @@ class SshCollectorTest {
         assertEquals(new SshTarget("ops", "gpu-7.lab", 2222), SshTarget.parse("ops@gpu-7.lab:2222"));
         assertEquals(new SshTarget(null, "::1", 22), SshTarget.parse("[::1]:22"));
     }
+
+    @Test
+    void anSshConfigAliasGivesHostNamePortUserAndIdentityFile() throws Exception {
+        try (LocalSshd sshd = new LocalSshd(null)) {
+            Path key = tmp.resolve("alias_key");
+            io.triage.lab.LabKeys.save(sshd.clientKey, key);
+            Path config = Files.writeString(tmp.resolve("alias_config"), String.join("\n",
+                    "Host gpu-box", "  HostName 127.0.0.1", "  Port " + sshd.port(), "  User " + System.getProperty("user.name"),
+                    "  IdentityFile " + key, ""));
+            try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts(sshd), false, List.of(), config,
+                    Duration.ofSeconds(5), Duration.ofSeconds(60)))) {
+                SshCollector.Look look = c.look(SshTarget.parse("gpu-box"), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                assertInstanceOf(SshCollector.Collected.class, look, look.toString());
+            }
+        }
+    }
+
+    @Test
+    void anOpenSshKeyFileGivenWithDashIIsOffered() throws Exception {
+        try (LocalSshd sshd = new LocalSshd(null)) {
+            Path key = tmp.resolve("id_test");
+            io.triage.lab.LabKeys.save(sshd.clientKey, key);
+            try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts(sshd), false, List.of(key),
+                    writeEmptyConfig(), Duration.ofSeconds(5), Duration.ofSeconds(60)))) {
+                assertInstanceOf(SshCollector.Collected.class, c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+            }
+        }
+    }
+
+    @Test
+    void withoutAUserTheLocalUserNameIsUsed() throws Exception {
+        try (LocalSshd sshd = new LocalSshd(null)) {
+            java.util.concurrent.atomic.AtomicReference<String> seen = new java.util.concurrent.atomic.AtomicReference<>();
+            sshd.server.setPublickeyAuthenticator((user, key, session) -> {
+                seen.set(user);
+                return key.equals(sshd.clientKey.getPublic());
+            });
+            try (SshCollector c = collector(knownHosts(sshd), false, sshd, Duration.ofSeconds(30))) {
+                assertInstanceOf(SshCollector.Collected.class,
+                        c.look(SshTarget.parse("127.0.0.1:" + sshd.port()), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+            }
+            assertEquals(System.getProperty("user.name"), seen.get());
+        }
+    }
 }
