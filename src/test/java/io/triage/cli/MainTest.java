@@ -112,4 +112,22 @@ class MainTest {
             assertEquals(2, r.code(), String.join(" ", args) + " -> " + r.out() + r.err());
         }
     }
+
+    @Test
+    void rulesTestRunsScenariosAndNamesWhatFails(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path wrong = tmp.resolve("wrong");
+        java.nio.file.Files.createDirectories(wrong);
+        try (var s = java.nio.file.Files.list(TestHome.fixture("h200/02-external-kill"))) {
+            for (java.nio.file.Path f : s.toList()) {
+                java.nio.file.Files.copy(f, wrong.resolve(f.getFileName()));
+            }
+        }
+        java.nio.file.Files.writeString(wrong.resolve("expected.txt"), "cause=healthy\n");
+        Run r = run("--home", TestHome.HOME.toString(), "rules", "test", tmp.toString());
+        assertEquals(3, r.code(), r.out());
+        assertTrue(r.out().contains("FAIL") && r.out().contains("verdict external-kill"), r.out());
+        assertTrue(r.out().contains("0 passed, 1 failed"), r.out());
+        Run ok = run("--home", TestHome.HOME.toString(), "rules", "test", TestHome.fixture("h200").toString());
+        assertEquals(0, ok.code(), ok.out());
+    }
 }

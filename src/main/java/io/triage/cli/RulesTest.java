@@ -1,0 +1,63 @@
+package io.triage.cli;
+
+import io.triage.Triage;
+import io.triage.capture.CaptureException;
+import io.triage.explain.Diagnosis;
+import io.triage.explain.Expectation;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+/** {@code triage rules test [DIR…]}: run every scenario (a capture with expected.txt) against the rules. */
+@Command(name = "test", mixinStandardHelpOptions = true,
+        description = "Run scenarios (captures with expected.txt) against the rules; default: knowledge-base/scenarios.")
+final class RulesTest implements Callable<Integer> {
+    @ParentCommand
+    Main.Rules rules;
+
+    @Parameters(paramLabel = "DIR", arity = "0..*", description = "Scenario directories, or directories holding them.")
+    List<Path> dirs = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException {
+        Main main = (Main) rules.spec.parent().userObject();
+        PrintWriter out = rules.spec.commandLine().getOut();
+        Triage t = main.triage();
+        List<Path> roots = dirs.isEmpty() ? List.of(t.home().resolve("knowledge-base/scenarios")) : dirs;
+        int passed = 0;
+        int failed = 0;
+        for (Path root : roots) {
+            List<Path> scenarios;
+            try (Stream<Path> s = Files.walk(root)) {
+                scenarios = s.filter(p -> Files.isRegularFile(p.resolve("expected.txt"))).sorted().toList();
+            }
+            for (Path dir : scenarios) {
+                List<String> problems;
+                try {
+                    Diagnosis d = t.replay(dir, Map.of());
+                    problems = Expectation.read(dir).failures(d);
+                } catch (CaptureException | IllegalArgumentException e) {
+                    problems = List.of(e.getMessage());
+                }
+                if (problems.isEmpty()) {
+                    passed++;
+                } else {
+                    failed++;
+                    out.println("FAIL " + dir + "\n  " + String.join("\n  ", problems));
+                }
+            }
+        }
+        out.println(passed + " passed, " + failed + " failed");
+        return failed == 0 ? Main.OK : Main.BROKEN_KNOWLEDGE;
+    }
+}
