@@ -54,12 +54,15 @@ public final class BundleOutput {
                 probes.put(name, new ProbeOutput(name, cmd, out, err, rc, secs, false));
             } else if (body.startsWith("discovered ") || body.startsWith("assumed ")) {
                 boolean discovered = body.startsWith("discovered ");
+                String pid = body.replaceAll("^.* pid=(\\d+).*$", "$1");
+                String how = body.contains(" from its command line") ? "from the command line of PID " + pid
+                        : body.contains(" pid=") ? "from PID " + pid : "";
                 for (String kv : body.substring(body.indexOf(' ') + 1).split(" ")) {
                     int eq = kv.indexOf('=');
                     if (eq > 0 && !kv.startsWith("pid=")) {
                         target.put(kv.substring(0, eq), kv.substring(eq + 1));
                         notes.add((discovered ? "discovered on the host: " : "assumed (nothing found to discover): ")
-                                + kv + (discovered ? " (" + body.replaceAll(".* (pid=\\d+).*", "$1") + ")" : ""));
+                                + kv + (discovered && !how.isEmpty() ? " (" + how + ")" : ""));
                     }
                 }
             } else if (body.equals("end")) {

@@ -119,10 +119,15 @@ public final class ProbeBundle {
         b.append("N=").append(nonce).append('\n');
         // discovery: the port a server process listens on, and the file behind its stdout
         b.append("""
-                T_PID=$(pgrep -f 'sglang|vllm|launch_server|text-generation-launcher|tritonserver|VLLM::' 2>/dev/null | head -1)
+                T_PID=$( (ss -ltnpH 2>/dev/null || true) | grep -E '"(python[0-9.]*|vllm|sglang[^"]*|text-generation[^"]*|tritonserver|VLLM[^"]*)"' | grep -oE 'pid=[0-9]+' | head -1 | cut -d= -f2)
+                [ -z "$T_PID" ] && T_PID=$(pgrep -o -f 'sglang[.]launch_server|sglang serve|vllm serve|vllm[.]entrypoints|text-generation-launcher|tritonserver|trtllm-serve|launch_server' 2>/dev/null)
                 if [ -z "$T_PORT" ] && [ -n "$T_PID" ]; then
                   T_PORT=$( (ss -ltnpH 2>/dev/null || true) | grep "pid=$T_PID," | awk '{print $4}' | sed 's/.*://' | head -1)
                   [ -n "$T_PORT" ] && echo "@@$N discovered port=$T_PORT pid=$T_PID"
+                fi
+                if [ -z "$T_PORT" ] && [ -n "$T_PID" ]; then
+                  T_PORT=$(tr '\\0' ' ' < "/proc/$T_PID/cmdline" 2>/dev/null | grep -oE -- '--port[= ][0-9]+' | grep -oE '[0-9]+$' | head -1)
+                  [ -n "$T_PORT" ] && echo "@@$N discovered port=$T_PORT pid=$T_PID from its command line"
                 fi
                 if [ -z "$T_PORT" ]; then
                   case "$T_SERVER" in vllm|tgi) T_PORT=8000;; *) T_PORT=30000;; esac

@@ -107,4 +107,19 @@ class ProbeBundleTest {
         Capture c = BundleOutput.parse("local", b, noisy, Map.of(), List.of());
         assertEquals(7, c.probes().get("health").rc());
     }
+
+    @Test
+    void thePortIsDiscoveredFromTheServersCommandLineAndSaidToBe() throws Exception {
+        Process fake = new ProcessBuilder("bash", "-c", "exec -a 'python3 -m sglang.launch_server --port 31998' sleep 60").start();
+        try {
+            Thread.sleep(300);
+            ProbeBundle b = ProbeBundle.forTarget("sglang", null, null);
+            Capture c = BundleOutput.parse("local", b, bash(b.script()), Map.of(), List.of());
+            assertEquals("31998", c.target().get("port"), c.notes().toString());
+            assertTrue(c.notes().stream().anyMatch(n -> n.contains("discovered on the host: port=31998") && n.contains("command line")),
+                    c.notes().toString());
+        } finally {
+            fake.destroyForcibly();
+        }
+    }
 }
