@@ -45,9 +45,21 @@ public final class SshCollector implements AutoCloseable {
      * @param sshConfig the SSH config for aliases (HostName, User, Port, IdentityFile), or null for the default
      * @param connectTimeout for connecting and authenticating
      * @param deadline for the whole look, probes included
+     * @param agentSocket an ssh-agent's Unix socket whose keys are offered too, or null
      */
     public record Options(Path knownHosts, boolean acceptNew, List<Path> identities, Path sshConfig,
-                          Duration connectTimeout, Duration deadline) {
+                          Duration connectTimeout, Duration deadline, Path agentSocket) {
+        /** Options with the ssh-agent of {@code SSH_AUTH_SOCK}, when there is one. */
+        public Options(Path knownHosts, boolean acceptNew, List<Path> identities, Path sshConfig,
+                       Duration connectTimeout, Duration deadline) {
+            this(knownHosts, acceptNew, identities, sshConfig, connectTimeout, deadline, envAgent());
+        }
+
+        private static Path envAgent() {
+            String sock = System.getenv("SSH_AUTH_SOCK");
+            return sock == null || sock.isBlank() ? null : Path.of(sock);
+        }
+
         public static Options defaults() {
             Path ssh = Path.of(System.getProperty("user.home"), ".ssh");
             return new Options(ssh.resolve("known_hosts"), false, List.of(), null, Duration.ofSeconds(10),
@@ -99,6 +111,9 @@ public final class SshCollector implements AutoCloseable {
             loaded.add(kp);
         }
         client.setKeyIdentityProvider(session -> loaded);
+        if (options.agentSocket() != null && Files.exists(options.agentSocket())) {
+            client.setAgentFactory(new UnixAgent.Factory(options.agentSocket()));
+        }
         client.start();
     }
 
@@ -111,7 +126,7 @@ public final class SshCollector implements AutoCloseable {
             }
         } catch (Exception e) {
             synchronized (keyNotes) {
-                keyNotes.add("a private key could not be loaded (" + e.getMessage() + "); passphrase-protected keys are not supported yet");
+                keyNotes.add("a private key could not be loaded (" + e.getMessage() + "); a passphrase-protected key is used through ssh-agent");
             }
         }
         return out;

@@ -202,4 +202,45 @@ class OpenSshEndToEndTest {
         }
         assertFalse(Files.exists(marker));
     }
+
+    @Test
+    void aKeyHeldByAnSshAgentIsUsedWithoutItsPassphrase() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/ssh-agent")) && Files.isExecutable(Path.of("/usr/bin/ssh-add")));
+        Path key = dir.resolve("agent_key");
+        run("/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "s3cret passphrase", "-f", key.toString());
+        Files.writeString(dir.resolve("authorized_keys"), Files.readString(dir.resolve("user_key.pub"))
+                + Files.readString(dir.resolve("agent_key.pub")));
+        Path sock = dir.resolve("agent.sock");
+        Process agent = new ProcessBuilder("/usr/bin/ssh-agent", "-D", "-a", sock.toString()).redirectErrorStream(true).start();
+        try {
+            for (int i = 0; i < 50 && !Files.exists(sock); i++) {
+                Thread.sleep(100);
+            }
+            // ssh-add reads the passphrase from SSH_ASKPASS when it has no terminal
+            Path askpass = Files.writeString(dir.resolve("askpass.sh"), "#!/bin/sh\necho 's3cret passphrase'\n");
+            askpass.toFile().setExecutable(true);
+            ProcessBuilder add = new ProcessBuilder("/usr/bin/ssh-add", key.toString()).redirectErrorStream(true);
+            add.environment().put("SSH_AUTH_SOCK", sock.toString());
+            add.environment().put("SSH_ASKPASS", askpass.toString());
+            add.environment().put("SSH_ASKPASS_REQUIRE", "force");
+            add.environment().put("DISPLAY", ":0");
+            Process p = add.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertEquals(0, p.waitFor(), out);
+            try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts, false, List.of(key),
+                    Files.writeString(dir.resolve("ssh_config2"), "# none\n"), Duration.ofSeconds(10), Duration.ofSeconds(60), sock))) {
+                SshCollector.Look look = c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                assertInstanceOf(SshCollector.Collected.class, look, look.toString());
+            }
+            try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts, false, List.of(key),
+                    dir.resolve("ssh_config2"), Duration.ofSeconds(10), Duration.ofSeconds(60), null))) {
+                SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
+                        c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of()), "without the agent the key is unusable");
+                assertEquals("auth-refused", f.failure().kind());
+            }
+        } finally {
+            agent.destroyForcibly();
+            Files.writeString(dir.resolve("authorized_keys"), Files.readString(dir.resolve("user_key.pub")));
+        }
+    }
 }
