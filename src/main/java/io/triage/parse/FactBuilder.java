@@ -3,6 +3,7 @@ package io.triage.parse;
 import io.triage.capture.Capture;
 import io.triage.capture.ProbeOutput;
 import io.triage.facts.CaptureClock;
+import io.triage.facts.Container;
 import io.triage.facts.GpuApp;
 import io.triage.facts.Gpu;
 import io.triage.facts.Intent;
@@ -160,6 +161,9 @@ public final class FactBuilder {
             guarded(capture.probes().get(dmesgName), sink, p -> KernelLogParser.parse(p, sink, y));
         }
         guarded(capture.probes().get("listen"), sink, p -> listen(p, sink));
+        for (String name : List.of("docker_ps", "podman_ps")) {
+            guarded(capture.probes().get(name), sink, p -> containers(p, sink));
+        }
 
         Map<String, String> intent = new LinkedHashMap<>(capture.intent());
         intent.putAll(extraIntent);
@@ -272,6 +276,28 @@ public final class FactBuilder {
                     : m.group(4) != null ? Text.parseInt(m.group(4), -1) : -1;
             String name = m.group(2) != null ? m.group(2) : m.group(5) != null ? m.group(5) : "";
             sink.add(new Listener(Text.parseInt(m.group(1), -1), pid, name, p.name(), i + 1, Text.excerpt(lines.get(i))));
+        }
+    }
+
+    private static final Pattern DOCKER_ROW = Pattern.compile(
+            "^(\\S+)\\s{2,}(\\S+)\\s{2,}(\"[^\"]*\"|\\S+)\\s{2,}.*?\\s{2,}((?:Exited \\((-?\\d+)\\)|Up|Created|Restarting|Paused|Dead)[^\\n]*?)\\s{2,}(?:.*\\s{2,})?(\\S+)\\s*$");
+
+    /** {@code docker ps -a}: columns separated by two or more spaces; the state says how it ended. */
+    private static void containers(ProbeOutput p, Sink sink) {
+        List<String> lines = Text.lines(p.outOrEmpty());
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.startsWith("CONTAINER ID") || line.isBlank()) {
+                continue;
+            }
+            Matcher m = DOCKER_ROW.matcher(line);
+            if (!m.find()) {
+                sink.unparseable(p.name(), "not a 'docker ps -a' row", i + 1, Text.excerpt(line));
+                continue;
+            }
+            int code = m.group(5) == null ? -1 : Text.parseInt(m.group(5), -1);
+            sink.add(new Container(m.group(6), m.group(2), m.group(3).replace("\"", ""), m.group(4).strip(), code,
+                    p.name(), i + 1, Text.excerpt(line)));
         }
     }
 

@@ -29,7 +29,31 @@ final class LogParser {
     private static final java.util.Set<String> TERMINAL =
             java.util.Set.of("shutdown", "error", "killed", "traceback", "address-in-use", "signal");
 
-    private record Entry(String text, int absLine, String probe, int probeLine) { }
+    private record Entry(String text, int absLine, String probe, int probeLine) {
+        Entry {
+            text = clean(text);
+        }
+    }
+
+    private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;?]*[ -/]*[@-~]");
+
+    /**
+     * A log line as a terminal would have left it: colour codes removed, and of a line that carriage
+     * returns overwrote (progress bars), the last non-empty segment.
+     */
+    static String clean(String line) {
+        String s = line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line;
+        int cr = s.lastIndexOf('\r');
+        while (cr >= 0) {
+            String tail = s.substring(cr + 1);
+            if (!tail.isBlank()) {
+                return tail;
+            }
+            s = s.substring(0, cr);
+            cr = s.lastIndexOf('\r');
+        }
+        return s;
+    }
 
     private LogParser() {
     }

@@ -234,4 +234,27 @@ class ParsersTest {
         assertTrue(access.get(0).excerpt().contains(":0 "));
         assertTrue(access.get(1).excerpt().contains(":999 "));
     }
+
+    @Test
+    void colourCodesAndCarriageReturnOverwritesAreCleanedFromLogLines() {
+        assertEquals("INFO 02-21 14:19:58 loading", LogParser.clean("\u001B[1;36mINFO\u001B[0m 02-21 14:19:58 loading"));
+        assertEquals("shards:  60% Completed | 6/10", LogParser.clean("shards:   0% Completed | 0/10\rshards:  60% Completed | 6/10\r"));
+        assertEquals("plain", LogParser.clean("plain"));
+    }
+
+    @Test
+    void dockerPsRowsGiveContainersWithTheirExitCodes() {
+        io.triage.capture.Capture c = new io.triage.capture.Capture("t", Map.of("docker_ps", new ProbeOutput("docker_ps", null,
+                "CONTAINER ID   IMAGE                          COMMAND                  CREATED       STATUS                        PORTS                    NAMES\n"
+                + "4be1c0a7e9d2   lmsysorg/sglang:v0.5.3-cu126   \"bash -c 'python3 -m…\"   6 hours ago   Exited (137) 12 minutes ago                            sglang-llama8b\n"
+                + "9f03d2b1a6c4   michaelf34/infinity:0.0.76     \"infinity_emb v2 --m…\"   3 days ago    Up 3 days                     0.0.0.0:7997->7997/tcp   embed\n",
+                "", null, null, false)), Map.of(), Map.of(), List.of());
+        List<io.triage.facts.Container> cs = new FactBuilder(TestHome.triage().knowledge()).build(c, Map.of()).facts().stream()
+                .filter(io.triage.facts.Container.class::isInstance).map(io.triage.facts.Container.class::cast).toList();
+        assertEquals(2, cs.size(), cs.toString());
+        assertEquals(137, cs.get(0).exitCode());
+        assertEquals("sglang-llama8b", cs.get(0).name());
+        assertEquals(-1, cs.get(1).exitCode());
+        assertEquals("embed", cs.get(1).name());
+    }
 }

@@ -1,0 +1,1 @@
+tail -n 60 /srv/sglang/gemma3-12b.log

@@ -1,0 +1,1 @@
+tail -n 60 /srv/vllm/deepseek-v3.log

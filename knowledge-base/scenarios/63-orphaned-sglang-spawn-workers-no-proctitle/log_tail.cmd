@@ -1,0 +1,1 @@
+tail -n 60 /data/serving/sglang-llama70b.log

@@ -1,0 +1,10 @@
+package io.triage.facts;
+
+/**
+ * A container from {@code docker ps -a} (or podman): its name, image, command and state.
+ *
+ * @param exitCode the code of an exited container ({@code Exited (137)}), or -1 while it runs
+ */
+public record Container(String name, String image, String command, String state, int exitCode, String probe,
+                        int line, String excerpt) implements Evidence {
+}
