@@ -228,7 +228,7 @@ final class Diagnose implements Callable<Integer> {
             LookFailure f = o.failure();
             out.println("Could not look at " + o.host() + ": " + f.kind());
             out.println("  " + f.message());
-            out.println("  check: " + f.check());
+            out.println("  check: " + f.check().replace("\n", "\n         "));
         } else {
             out.print(new TextRenderer().render(o.diagnosis()));
         }
