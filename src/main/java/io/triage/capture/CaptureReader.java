@@ -122,6 +122,8 @@ public final class CaptureReader {
                         rcs.put(name, Integer.valueOf(kv.group(2)));
                     } else if (kv.group(1).equals("seconds")) {
                         secs.put(name, Double.valueOf(kv.group(2)));
+                    } else {
+                        notes.add("_probes.txt line " + n + ": unknown key '" + kv.group(1) + "' ignored");
                     }
                 } catch (NumberFormatException e) {
                     notes.add("_probes.txt line " + n + ": bad " + kv.group(1) + " value, ignored");

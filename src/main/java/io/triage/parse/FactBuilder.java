@@ -306,6 +306,9 @@ public final class FactBuilder {
         boolean empty = p.outOrEmpty().isBlank();
         double secs = p.seconds() == null ? -1 : p.seconds();
         String err = Text.lines(p.errOrEmpty()).stream().filter(s -> !s.isBlank()).findFirst().orElse("");
+        if (p.out() == null && p.err() == null && p.rc() == null) {
+            return new ProbeStatus(p.name(), "absent", -1, secs, true, "only its command was recorded");
+        }
         if (p.rc() == null) {
             return new ProbeStatus(p.name(), "no-exit-code", -1, secs, empty, "");
         }

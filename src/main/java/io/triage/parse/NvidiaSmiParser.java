@@ -65,11 +65,26 @@ final class NvidiaSmiParser {
         return found;
     }
 
-    /** {@code index,name,memory.used,memory.total,utilization.gpu,power.draw,temperature.gpu,pstate}. */
+    /** The columns of the standard GPU query, used when the command that ran is not recorded. */
+    private static final List<String> STANDARD_COLUMNS = List.of("index", "name", "memory.used", "memory.total",
+            "utilization.gpu", "power.draw", "temperature.gpu", "pstate");
+    private static final Pattern QUERY = Pattern.compile("--query-gpu=([A-Za-z0-9_.,]+)");
+
+    /**
+     * A {@code --query-gpu} CSV, its columns read from the recorded command (people query other
+     * columns in other orders), else the standard query's. A row with fewer fields than columns was
+     * cut off and is reported, not guessed at.
+     */
     static void gpuCsv(ProbeOutput p, Sink sink) {
         if (failures(p, sink)) {
             return;
         }
+        List<String> cols = STANDARD_COLUMNS;
+        Matcher q = p.cmd() == null ? null : QUERY.matcher(p.cmd());
+        if (q != null && q.find()) {
+            cols = List.of(q.group(1).split(","));
+        }
+        int idx = cols.indexOf("index");
         List<String> lines = Text.lines(p.outOrEmpty());
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
@@ -77,14 +92,18 @@ final class NvidiaSmiParser {
                 continue;
             }
             String[] f = line.split(",", -1);
-            if (f.length < 4 || Text.parseInt(f[0], -1) < 0) {
-                sink.unparseable(p.name(), "not a GPU CSV row (index,name,memory.used,…)", i + 1, Text.excerpt(line));
+            if (f.length < cols.size() || (idx >= 0 && Text.parseInt(f[idx], -1) < 0)) {
+                sink.unparseable(p.name(), f.length < cols.size() ? "GPU row cut off (" + f.length + " of "
+                        + cols.size() + " columns)" : "not a GPU CSV row (" + String.join(",", cols) + ")", i + 1,
+                        Text.excerpt(line));
                 continue;
             }
             boolean err = line.contains("ERR!");
-            Gpu gpu = new Gpu(Text.parseInt(f[0], -1), f[1].strip(), number(f, 2), number(f, 3),
-                    (int) number(f, 4), f.length > 5 ? decimal(f[5]) : -1, (int) number(f, 6),
-                    f.length > 7 ? f[7].strip() : "", err, p.name(), i + 1, Text.excerpt(line));
+            int index = idx >= 0 ? Text.parseInt(f[idx], -1) : i;
+            Gpu gpu = new Gpu(index, col(f, cols, "name"), (long) num(f, cols, "memory.used"),
+                    (long) num(f, cols, "memory.total"), (int) num(f, cols, "utilization.gpu"),
+                    num(f, cols, "power.draw"), (int) num(f, cols, "temperature.gpu"), col(f, cols, "pstate"), err,
+                    p.name(), i + 1, Text.excerpt(line));
             sink.add(gpu);
             if (err) {
                 sink.add(new SmiFailure("err-field", p.name(), i + 1, Text.excerpt(line)));
@@ -174,6 +193,16 @@ final class NvidiaSmiParser {
             sink.unparseable(p.name(), "nvidia-smi table without a readable GPU row (cut off?)", 1,
                     Text.excerpt(Text.lines(p.outOrEmpty()).get(0)));
         }
+    }
+
+    private static String col(String[] f, List<String> cols, String name) {
+        int i = cols.indexOf(name);
+        return i < 0 ? "" : f[i].strip();
+    }
+
+    private static double num(String[] f, List<String> cols, String name) {
+        int i = cols.indexOf(name);
+        return i < 0 ? -1 : decimal(f[i]);
     }
 
     private static long number(String[] f, int i) {

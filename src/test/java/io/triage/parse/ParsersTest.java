@@ -257,4 +257,17 @@ class ParsersTest {
         assertEquals(-1, cs.get(1).exitCode());
         assertEquals("embed", cs.get(1).name());
     }
+
+    @Test
+    void gpuCsvColumnsComeFromTheQueryThatRanAndACutRowIsReported() {
+        Sink s = new Sink();
+        NvidiaSmiParser.gpuCsv(new ProbeOutput("gpus", "nvidia-smi --query-gpu=index,memory.used,memory.total,utilization.gpu,power.draw --format=csv,noheader",
+                "0, 0 MiB, 97887 MiB, 0 %, 34.10 W\n1, 0 MiB, 97887 MiB, 0 %, 33.80 W\n2, 0 MiB, 978\n", "", 0, 0.05, false), s);
+        List<Gpu> gpus = of(s, Gpu.class);
+        assertEquals(2, gpus.size());
+        assertEquals(0, gpus.get(1).memUsedMiB());
+        assertEquals(97887, gpus.get(1).memTotalMiB());
+        assertEquals(33.8, gpus.get(1).powerW());
+        assertTrue(of(s, Unparseable.class).get(0).reason().contains("cut off"), of(s, Unparseable.class).toString());
+    }
 }

@@ -1,0 +1,1 @@
+tail -n 60 /data/sglang/ds-v3.log
