@@ -243,4 +243,23 @@ class OpenSshEndToEndTest {
             Files.writeString(dir.resolve("authorized_keys"), Files.readString(dir.resolve("user_key.pub")));
         }
     }
+
+    @Test
+    void ecdsaAndRsaKeysInOpenSshFormatWorkToo() throws Exception {
+        String authorized = Files.readString(dir.resolve("authorized_keys"));
+        try {
+            for (String[] type : new String[][] {{"ecdsa", "256"}, {"rsa", "3072"}}) {
+                Path key = dir.resolve("key_" + type[0]);
+                run("/usr/bin/ssh-keygen", "-q", "-t", type[0], "-b", type[1], "-N", "", "-f", key.toString());
+                Files.writeString(dir.resolve("authorized_keys"), authorized + Files.readString(dir.resolve("key_" + type[0] + ".pub")));
+                try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts, false, List.of(key),
+                        Files.writeString(dir.resolve("ssh_config3"), "# none\n"), Duration.ofSeconds(10), Duration.ofSeconds(60), null))) {
+                    SshCollector.Look look = c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                    assertInstanceOf(SshCollector.Collected.class, look, type[0] + ": " + look);
+                }
+            }
+        } finally {
+            Files.writeString(dir.resolve("authorized_keys"), authorized);
+        }
+    }
 }
