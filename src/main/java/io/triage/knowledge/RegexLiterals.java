@@ -185,10 +185,15 @@ final class RegexLiterals {
         return mb > ma ? b : a;
     }
 
-    private static int matching(String r, int open) {
+    /**
+     * Walks a regex from {@code from}, skipping escapes and character classes, and reports each
+     * structural character with the group depth before it; the visitor returns true to stop there.
+     * Returns the index it stopped at, or -1.
+     */
+    private static int walk(String r, int from, java.util.function.BiPredicate<Integer, Integer> visit) {
         int depth = 0;
         boolean inClass = false;
-        for (int i = open; i < r.length(); i++) {
+        for (int i = from; i < r.length(); i++) {
             char c = r.charAt(i);
             if (c == '\\') {
                 i++;
@@ -196,16 +201,18 @@ final class RegexLiterals {
                 inClass = c != ']';
             } else if (c == '[') {
                 inClass = true;
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-                if (depth == 0) {
+            } else if (c == '(' || c == ')' || c == '|') {
+                if (visit.test(i, depth)) {
                     return i;
                 }
+                depth += c == '(' ? 1 : c == ')' ? -1 : 0;
             }
         }
         return -1;
+    }
+
+    private static int matching(String r, int open) {
+        return walk(r, open, (i, depth) -> r.charAt(i) == ')' && depth == 1);
     }
 
     private static int skipClass(String regex, int i) {
@@ -227,27 +234,15 @@ final class RegexLiterals {
 
     private static List<String> splitTopLevel(String regex) {
         List<String> parts = new ArrayList<>();
-        int depth = 0;
-        boolean inClass = false;
-        int start = 0;
-        for (int i = 0; i < regex.length(); i++) {
-            char c = regex.charAt(i);
-            if (c == '\\') {
-                i++;
-            } else if (inClass) {
-                inClass = c != ']';
-            } else if (c == '[') {
-                inClass = true;
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == '|' && depth == 0) {
-                parts.add(regex.substring(start, i));
-                start = i + 1;
+        int[] start = {0};
+        walk(regex, 0, (i, depth) -> {
+            if (regex.charAt(i) == '|' && depth == 0) {
+                parts.add(regex.substring(start[0], i));
+                start[0] = i + 1;
             }
-        }
-        parts.add(regex.substring(start));
+            return false;
+        });
+        parts.add(regex.substring(start[0]));
         return parts;
     }
 }
