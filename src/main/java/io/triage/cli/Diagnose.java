@@ -105,6 +105,10 @@ final class Diagnose implements Callable<Integer> {
             err.println("triage: no host given (HOST… or --hosts FILE)");
             return Main.BAD_INPUT;
         }
+        if (deadlineSeconds < 1 || parallel < 1) {
+            err.println("triage: --deadline and --parallel must be at least 1");
+            return Main.BAD_INPUT;
+        }
         List<SshTarget> targets = new ArrayList<>();
         ProbeBundle bundle;
         try {

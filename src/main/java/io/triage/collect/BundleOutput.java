@@ -49,22 +49,11 @@ public final class BundleOutput {
                 ProbeBundle.Probe p = known.get(name);
                 int rc = Integer.parseInt(m.group(2));
                 double secs = Integer.parseInt(m.group(3)) / 1000.0;
-                String cmd = p == null ? null : p.display(Integer.parseInt(target.getOrDefault("port", "-1")),
+                String cmd = p == null ? null : p.display(io.triage.parse.Text.parseInt(target.getOrDefault("port", "-1"), -1),
                         target.getOrDefault("log", ""));
                 probes.put(name, new ProbeOutput(name, cmd, out, err, rc, secs, false));
             } else if (body.startsWith("discovered ") || body.startsWith("assumed ")) {
-                boolean discovered = body.startsWith("discovered ");
-                String pid = body.replaceAll("^.* pid=(\\d+).*$", "$1");
-                String how = body.contains(" from its command line") ? "from the command line of PID " + pid
-                        : body.contains(" pid=") ? "from PID " + pid : "";
-                for (String kv : body.substring(body.indexOf(' ') + 1).split(" ")) {
-                    int eq = kv.indexOf('=');
-                    if (eq > 0 && !kv.startsWith("pid=")) {
-                        target.put(kv.substring(0, eq), kv.substring(eq + 1));
-                        notes.add((discovered ? "discovered on the host: " : "assumed (nothing found to discover): ")
-                                + kv + (discovered && !how.isEmpty() ? " (" + how + ")" : ""));
-                    }
-                }
+                discovery(body, target, notes);
             } else if (body.equals("end")) {
                 ended = true;
             }
@@ -76,6 +65,40 @@ public final class BundleOutput {
             notes.add("no log path given or found: the log was not read (give --log)");
         }
         return new Capture(source, probes, target, intent, notes);
+    }
+
+    private static final Pattern PORT_LINE =
+            Pattern.compile("^(discovered|assumed) port=(\\d{1,5})(?: pid=(\\d+))?( from its command line)?$");
+    private static final Pattern LOG_LINE = Pattern.compile("^discovered log=(/.*?)(?: pid=(\\d+))?$");
+    private static final Pattern SERVER_LINE = Pattern.compile("^discovered server=(sglang|vllm|tgi)$");
+
+    /**
+     * A discovery line, read by its exact shape: values come from the host (a log path may contain
+     * anything a file name can), so nothing in them may add or change other target fields.
+     */
+    private static void discovery(String body, Map<String, String> target, List<String> notes) {
+        Matcher m;
+        if ((m = PORT_LINE.matcher(body)).matches()) {
+            int port = Integer.parseInt(m.group(2));
+            if (port < 1 || port > 65535) {
+                notes.add("the host reported an impossible port " + port + "; ignored");
+                return;
+            }
+            boolean discovered = m.group(1).equals("discovered");
+            target.put("port", String.valueOf(port));
+            String how = m.group(3) == null ? "" : m.group(4) != null ? " (from the command line of PID " + m.group(3) + ")"
+                    : " (from PID " + m.group(3) + ")";
+            notes.add(discovered ? "discovered on the host: port=" + port + how
+                    : "assumed (nothing found to discover): port=" + port);
+        } else if ((m = LOG_LINE.matcher(body)).matches()) {
+            target.put("log", m.group(1));
+            notes.add("discovered on the host: log=" + m.group(1) + (m.group(2) == null ? "" : " (from PID " + m.group(2) + ")"));
+        } else if ((m = SERVER_LINE.matcher(body)).matches()) {
+            target.putIfAbsent("server", m.group(1));
+            notes.add("discovered on the host: server=" + m.group(1));
+        } else {
+            notes.add("a discovery line from the host was not understood and ignored");
+        }
     }
 
     private static String decode(String b64, String probe, List<String> notes) {

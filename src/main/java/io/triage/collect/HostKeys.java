@@ -46,6 +46,18 @@ final class HostKeys extends KnownHostsServerKeyVerifier {
         return ok;
     }
 
+    /**
+     * With --accept-new, a key that cannot be recorded is not accepted: otherwise every run would trust
+     * whatever key it is shown and never pin one.
+     */
+    @Override
+    protected void handleKnownHostsFileUpdateFailure(ClientSession session, SocketAddress remote, PublicKey key,
+                                                     Path file, java.util.Collection<HostEntryPair> entries,
+                                                     Throwable reason) {
+        refusals.put(session, new Refusal("host-key-unknown", line(remote, key), KeyUtils.getFingerPrint(key)));
+        throw new IllegalStateException("the new host key could not be recorded in " + file + ": " + reason.getMessage());
+    }
+
     Refusal refusal(ClientSession session) {
         return session == null ? null : refusals.remove(session);
     }

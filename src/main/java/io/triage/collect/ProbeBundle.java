@@ -119,8 +119,9 @@ public final class ProbeBundle {
         b.append("N=").append(nonce).append('\n');
         // discovery: the port a server process listens on, and the file behind its stdout
         b.append("""
-                T_PID=$( (ss -ltnpH 2>/dev/null || true) | grep -E '"(python[0-9.]*|vllm|sglang[^"]*|text-generation[^"]*|tritonserver|VLLM[^"]*)"' | grep -oE 'pid=[0-9]+' | head -1 | cut -d= -f2)
-                [ -z "$T_PID" ] && T_PID=$(pgrep -o -f 'sglang[.]launch_server|sglang serve|vllm serve|vllm[.]entrypoints|text-generation-launcher|tritonserver|trtllm-serve|launch_server' 2>/dev/null)
+                T_PID=$( (ss -ltnpH 2>/dev/null || true) | grep -E '"(vllm|sglang[^"]*|text-generation[^"]*|tritonserver|VLLM[^"]*)"' | grep -oE 'pid=[0-9]+' | head -1 | cut -d= -f2)
+                [ -z "$T_PID" ] && T_PID=$(pgrep -o -f 'sglang[.]launch_server|sglang serve|vllm serve|vllm[.]entrypoints|text-generation-launcher|tritonserver|trtllm-serve|python[0-9.]* .*launch_server' 2>/dev/null)
+                [ -z "$T_PID" ] && T_PID=$( (ss -ltnpH 2>/dev/null || true) | grep -E '"python[0-9.]*"' | grep -oE 'pid=[0-9]+' | head -1 | cut -d= -f2)
                 if [ -z "$T_PORT" ] && [ -n "$T_PID" ]; then
                   T_PORT=$( (ss -ltnpH 2>/dev/null || true) | grep "pid=$T_PID," | awk '{print $4}' | sed 's/.*://' | head -1)
                   [ -n "$T_PORT" ] && echo "@@$N discovered port=$T_PORT pid=$T_PID"
@@ -135,11 +136,13 @@ public final class ProbeBundle {
                 fi
                 if [ -z "$T_LOG" ] && [ -n "$T_PID" ]; then
                   T_LOG=$(readlink "/proc/$T_PID/fd/1" 2>/dev/null)
-                  case "$T_LOG" in /*) echo "@@$N discovered log=$T_LOG pid=$T_PID";; *) T_LOG=;; esac
+                  T_LOG=${T_LOG% (deleted)}
+                  # only a regular file: a terminal or a pipe behind stdout must never be read
+                  if [ -f "$T_LOG" ]; then echo "@@$N discovered log=$T_LOG pid=$T_PID"; else T_LOG=; fi
                 fi
                 export T_PORT T_LOG
-                d=$(mktemp -d 2>/dev/null) || d=/tmp/triage.$$.$N
-                mkdir -p "$d" && trap 'rm -rf "$d"' EXIT
+                d=$(mktemp -d 2>/dev/null) || { d=/tmp/triage.$$.$N; (umask 077; mkdir "$d") || exit 1; }
+                trap 'rm -rf "$d"' EXIT
                 p() {
                   s=$(date +%s%N)
                   timeout -k 2 "$2" bash -c "$3" >"$d/o" 2>"$d/e" </dev/null
@@ -152,7 +155,8 @@ public final class ProbeBundle {
         b.append("}\n");
         for (Probe p : probes) {
             if (p.name().startsWith("log_")) {
-                b.append("if [ -n \"$T_LOG\" ]; then ");
+                // a regular file, or one that does not exist (its absence is evidence); never a device or a pipe
+                b.append("if [ -n \"$T_LOG\" ] && { [ -f \"$T_LOG\" ] || [ ! -e \"$T_LOG\" ]; }; then ");
             }
             b.append("p ").append(p.name()).append(' ').append(p.timeoutSeconds()).append(' ').append(quote(p.command()));
             b.append(p.name().startsWith("log_") ? "; fi\n" : "\n");

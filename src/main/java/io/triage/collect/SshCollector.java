@@ -75,6 +75,10 @@ public final class SshCollector implements AutoCloseable {
 
     public record Failed(LookFailure failure, Duration elapsed) implements Look { }
 
+    /** Most a look keeps of the host's answer, bytes: every probe's capped output, base64, with slack. */
+    static final int MAX_STDOUT = (ProbeBundle.STANDARD.size() + 2) * (ProbeBundle.MAX_OUT + ProbeBundle.MAX_ERR) / 3 * 4
+            + (1 << 20);
+
     private final Options options;
     private final SshClient client;
     private final HostKeys hostKeys;
@@ -85,6 +89,13 @@ public final class SshCollector implements AutoCloseable {
         this.options = options;
         this.client = SshClient.setUpDefaultClient();
         CoreModuleProperties.TCP_NODELAY.set(client, true);
+        if (options.acceptNew() && options.knownHosts().getParent() != null) {
+            try {
+                Files.createDirectories(options.knownHosts().getParent());
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot create the directory of " + options.knownHosts() + ": " + e.getMessage());
+            }
+        }
         this.hostKeys = new HostKeys(options.knownHosts(), options.acceptNew());
         client.setServerKeyVerifier(hostKeys);
         if (options.sshConfig() != null) {
@@ -153,44 +164,52 @@ public final class SshCollector implements AutoCloseable {
             }
             ConnectFuture cf = client.connect(user, target.host(), Math.max(0, target.port()));
             try {
-                session = cf.verify(options.connectTimeout()).getSession();
+                session = cf.verify(step(deadlineNanos)).getSession();
             } catch (IOException e) {
                 return failed(target, classify(e, null), start);
             }
             try {
-                session.auth().verify(options.connectTimeout());
+                session.auth().verify(step(deadlineNanos));
             } catch (IOException e) {
                 return failed(target, classify(e, session), start);
             }
-            ByteArrayOutputStream out = new ByteArrayOutputStream(64 << 10);
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            // what one bundle can print (base64 of capped probe outputs) plus slack; a host that sends more
+            // is cut off instead of filling this process's memory
+            CappedOutput out = new CappedOutput(MAX_STDOUT);
+            CappedOutput err = new CappedOutput(64 << 10);
             boolean cut;
             try (ChannelExec ch = session.createExecChannel("bash -s")) {
                 ch.setIn(new ByteArrayInputStream(bundle.script().getBytes(StandardCharsets.UTF_8)));
                 ch.setOut(out);
                 ch.setErr(err);
-                ch.open().verify(options.connectTimeout());
+                ch.open().verify(step(deadlineNanos));
                 execs.incrementAndGet();
-                long left = Math.max(1, deadlineNanos - System.nanoTime());
-                Set<ClientChannelEvent> ev = ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofNanos(left));
+                Set<ClientChannelEvent> ev = Set.of();
+                while (!ev.contains(ClientChannelEvent.CLOSED) && System.nanoTime() < deadlineNanos && !out.overflowed()) {
+                    // at least 1 ms: a zero timeout would mean "wait for ever" to MINA
+                    long left = Math.max(1_000_000L, Math.min(deadlineNanos - System.nanoTime(), 200_000_000L));
+                    ev = ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofNanos(left));
+                }
                 cut = !ev.contains(ClientChannelEvent.CLOSED);
                 if (cut) {
                     ch.close(false);
                 }
             }
             List<String> notes = new ArrayList<>();
-            if (cut) {
+            if (out.overflowed()) {
+                notes.add("the host sent more than " + (MAX_STDOUT >> 20) + " MiB: the rest was cut off");
+            } else if (cut) {
                 notes.add("the look exceeded its deadline of " + options.deadline().toSeconds() + " s");
             }
             synchronized (keyNotes) {
                 notes.addAll(keyNotes);
                 keyNotes.clear();
             }
-            String errText = err.toString(StandardCharsets.UTF_8).strip();
+            String errText = err.text().strip();
             if (!errText.isEmpty()) {
                 notes.add("the remote shell said: " + (errText.length() > 200 ? errText.substring(0, 200) + "…" : errText));
             }
-            Capture c = BundleOutput.parse("ssh://" + target, bundle, out.toString(StandardCharsets.UTF_8), intent, notes);
+            Capture c = BundleOutput.parse("ssh://" + target, bundle, out.text(), intent, notes);
             if (cut && c.probes().isEmpty()) {
                 return failed(target, new LookFailure(target.toString(), "deadline",
                         "no probe answered within " + options.deadline().toSeconds() + " s",
@@ -206,13 +225,15 @@ public final class SshCollector implements AutoCloseable {
         }
     }
 
+    /** The connect timeout, or what is left of the whole look's deadline when that is less. */
+    private Duration step(long deadlineNanos) {
+        long left = Math.max(1_000_000L, deadlineNanos - System.nanoTime());
+        return Duration.ofNanos(Math.min(options.connectTimeout().toNanos(), left));
+    }
+
     private LookFailure classify(Throwable e, ClientSession session) {
         String host = "";
         HostKeys.Refusal r = hostKeys.refusal(session);
-        if (r == null && e instanceof SshException && session == null) {
-            // the verifier ran on a session we never got back: find its refusal by message
-            r = null;
-        }
         if (r != null && r.kind().equals("host-key-unknown")) {
             return new LookFailure(host, "host-key-unknown", "the host key is not in " + options.knownHosts()
                     + " (fingerprint " + r.fingerprint() + ")",

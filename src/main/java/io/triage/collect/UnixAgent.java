@@ -16,6 +16,8 @@ import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.List;
@@ -48,28 +50,49 @@ final class UnixAgent extends AbstractAgentProxy {
         buffer.wpos(0);
         buffer.putInt(wpos - 4);
         buffer.wpos(wpos);
-        try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+        try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+             Selector selector = Selector.open()) {
             ch.connect(UnixDomainSocketAddress.of(socket));
+            ch.configureBlocking(false);
+            long deadline = System.nanoTime() + TIMEOUT_NANOS;
             ByteBuffer out = ByteBuffer.wrap(buffer.array(), buffer.rpos(), buffer.available());
+            SelectionKey key = ch.register(selector, SelectionKey.OP_WRITE);
             while (out.hasRemaining()) {
+                await(selector, deadline);
                 ch.write(out);
             }
+            key.interestOps(SelectionKey.OP_READ);
             ByteBuffer len = ByteBuffer.allocate(4);
-            readFully(ch, len);
+            read(ch, selector, len, deadline);
             int n = len.flip().getInt();
             if (n < 0 || n > MAX_ANSWER) {
                 throw new IOException("ssh-agent answered with an impossible length " + n);
             }
             ByteBuffer msg = ByteBuffer.allocate(n);
-            readFully(ch, msg);
+            read(ch, selector, msg, deadline);
             return new ByteArrayBuffer(msg.array());
         }
     }
 
-    private static void readFully(SocketChannel ch, ByteBuffer b) throws IOException {
+    /** An agent that does not answer (a pinentry prompt, a dead forwarded agent) must not stall the look. */
+    private static final long TIMEOUT_NANOS = 5_000_000_000L;
+
+    private static void await(Selector selector, long deadline) throws IOException {
+        long left = (deadline - System.nanoTime()) / 1_000_000L;
+        if (left <= 0 || selector.select(left) == 0) {
+            throw new IOException("ssh-agent did not answer within " + TIMEOUT_NANOS / 1_000_000_000L + " s");
+        }
+        selector.selectedKeys().clear();
+    }
+
+    private static void read(SocketChannel ch, Selector selector, ByteBuffer b, long deadline) throws IOException {
         while (b.hasRemaining()) {
-            if (ch.read(b) < 0) {
+            int n = ch.read(b);
+            if (n < 0) {
                 throw new EOFException("ssh-agent closed the connection");
+            }
+            if (n == 0) {
+                await(selector, deadline);
             }
         }
     }

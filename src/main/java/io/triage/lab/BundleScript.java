@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 public record BundleScript(String nonce, String port, String log, String server, List<String> probes, boolean ends) {
     private static final Pattern NONCE = Pattern.compile("(?m)^N=([0-9A-Fa-f]{4,128})\\r?$");
     private static final Pattern PROBE = Pattern.compile(
-            "^(?:if \\[ -n \"\\$T_[A-Z]+\" \\]; then )?p ([A-Za-z0-9_.-]{1,64}) ([0-9]{1,6}) .*$");
+            "^(?:if \\[ -n \"\\$T_[A-Z]+\" \\](?: && \\{[^}]*\\})?; then )?p ([A-Za-z0-9_.-]{1,64}) ([0-9]{1,6}) .*$");
     private static final Pattern ASSIGN = Pattern.compile("^(T_PORT|T_LOG|T_SERVER)=(.*)$");
     private static final Pattern END = Pattern.compile("(?m)^echo \"@@\\$N end\"\\r?$");
     private static final Pattern STDIN_SHELL = Pattern.compile("^(?:/usr)?(?:/bin/)?(?:ba)?sh$");

@@ -53,8 +53,8 @@ final class LabReplies {
                 discovered.add("server=" + s);
             }
         }
-        if (!discovered.isEmpty()) {
-            line(out, tag + "discovered " + String.join(" ", discovered));
+        for (String d : discovered) {
+            line(out, tag + "discovered " + d);
         }
         if (assumed != null) {
             line(out, tag + "assumed " + assumed);

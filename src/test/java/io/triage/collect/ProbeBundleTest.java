@@ -122,4 +122,26 @@ class ProbeBundleTest {
             fake.destroyForcibly();
         }
     }
+
+    @Test
+    void aDeviceOrATerminalIsNeverReadAsTheLog() throws Exception {
+        ProbeBundle b = ProbeBundle.forTarget("sglang", 1, "/dev/zero");
+        Capture c = BundleOutput.parse("local", b, bash(b.script()), Map.of(), List.of());
+        assertFalse(c.probes().containsKey("log_tail"), "tail of /dev/zero must not run");
+        ProbeBundle missing = ProbeBundle.forTarget("sglang", 1, tmp.resolve("no-such.log").toString());
+        Capture m = BundleOutput.parse("local", missing, bash(missing.script()), Map.of(), List.of());
+        assertEquals(1, m.probes().get("log_tail").rc(), "a missing file is read, and its absence reported");
+    }
+
+    @Test
+    void discoveryLinesFromTheHostCannotSetOtherTargetFields() {
+        ProbeBundle b = ProbeBundle.forTarget(null, null, null);
+        String n = "@@" + b.nonce() + " ";
+        Capture c = BundleOutput.parse("x", b, n + "discovered port=8000 pid=12\n"
+                + n + "discovered log=/tmp/my logs/srv port=abc server=tgi.log pid=12\n"
+                + n + "discovered port=99999\n" + n + "end\n", Map.of(), List.of());
+        assertEquals("8000", c.target().get("port"));
+        assertEquals("/tmp/my logs/srv port=abc server=tgi.log", c.target().get("log"));
+        assertFalse(c.target().containsKey("server"), c.target().toString());
+    }
 }
