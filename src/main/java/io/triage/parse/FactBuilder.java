@@ -122,7 +122,13 @@ public final class FactBuilder {
             }
         }
         for (Proc p : procs.values()) {
-            if ("other".equals(p.role()) && port > 0 && servesPort(p.args(), port)) {
+            String foreign = foreign(p, server, port);
+            if (foreign != null) {
+                notes.add("process " + p.pid() + " is another server (" + foreign + "), not the target");
+                p = new Proc(p.pid(), p.ppid(), p.state(), p.elapsedSec(), p.rssKiB(), p.args(), "other", p.server(),
+                        p.probe(), p.line(), p.excerpt());
+            }
+            if ("other".equals(p.role()) && foreign == null && port > 0 && servesPort(p.args(), port)) {
                 p = new Proc(p.pid(), p.ppid(), p.state(), p.elapsedSec(), p.rssKiB(), p.args(), "frontend", "",
                         p.probe(), p.line(), p.excerpt());
                 notes.add("process " + p.pid() + " taken for the server: its command line names port " + port);
@@ -188,6 +194,26 @@ public final class FactBuilder {
         facts.addAll(extra);
         notes.addAll(sink.notes());
         return new Observation(target, facts, notes);
+    }
+
+    private static final Pattern PORT_ARG = Pattern.compile("--port[= ](\\d{1,5})(?!\\d)");
+
+    /**
+     * Why a server process is not the target's, or null: it is another kind of server than the target,
+     * or its command line names another port. Two servers on one host must not vouch for each other.
+     */
+    private static String foreign(Proc p, String server, int port) {
+        if ("other".equals(p.role())) {
+            return null;
+        }
+        if (!server.isEmpty() && !p.server().isEmpty() && !p.server().equals(server)) {
+            return p.server() + " while the target is " + server;
+        }
+        Matcher m = PORT_ARG.matcher(p.args());
+        if (port > 0 && m.find() && Integer.parseInt(m.group(1)) != port) {
+            return "port " + m.group(1) + " while the target's is " + port;
+        }
+        return null;
     }
 
     private static boolean servesPort(String args, int port) {

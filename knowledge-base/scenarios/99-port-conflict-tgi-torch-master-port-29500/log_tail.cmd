@@ -1,0 +1,1 @@
+tail -n 60 /data/tgi/llama8b.log
