@@ -121,8 +121,17 @@ public final class FactBuilder {
                 }
             }
         }
+        boolean someoneServesTargetPort = port > 0 && procs.values().stream()
+                .anyMatch(p -> !"other".equals(p.role()) && servesPort(p.args(), port));
+        java.util.Set<Integer> foreignPids = new HashSet<>();
         for (Proc p : procs.values()) {
-            String foreign = foreign(p, server, port);
+            String foreign = foreign(p, server, someoneServesTargetPort ? port : -1);
+            if (foreign == null && foreignPids.contains(p.ppid()) && !"other".equals(p.role())) {
+                foreign = "a child of process " + p.ppid() + ", another server";
+            }
+            if (foreign != null) {
+                foreignPids.add(p.pid());
+            }
             if (foreign != null) {
                 notes.add("process " + p.pid() + " is another server (" + foreign + "), not the target");
                 p = new Proc(p.pid(), p.ppid(), p.state(), p.elapsedSec(), p.rssKiB(), p.args(), "other", p.server(),
@@ -200,7 +209,9 @@ public final class FactBuilder {
 
     /**
      * Why a server process is not the target's, or null: it is another kind of server than the target,
-     * or its command line names another port. Two servers on one host must not vouch for each other.
+     * or its command line names another port while some other server process serves the target's (a
+     * lone server on another port is the target probed at the wrong port). Two servers on one host must
+     * not vouch for each other; a worker of a foreign server is foreign too.
      */
     private static String foreign(Proc p, String server, int port) {
         if ("other".equals(p.role())) {

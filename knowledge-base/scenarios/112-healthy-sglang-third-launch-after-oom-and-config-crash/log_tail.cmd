@@ -1,0 +1,1 @@
+tail -n 60 /srv/sglang/llama70b.log
