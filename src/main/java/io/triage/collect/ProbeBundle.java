@@ -212,12 +212,4 @@ public final class ProbeBundle {
         }
         return t;
     }
-
-    static List<String> names(List<Probe> probes) {
-        List<String> n = new ArrayList<>();
-        for (Probe p : probes) {
-            n.add(p.name());
-        }
-        return n;
-    }
 }

@@ -60,11 +60,6 @@ public final class Diagnoser {
         return facts;
     }
 
-    /** Only the engine part, for benchmarks and tests that look at raw facts. */
-    public Engine.Result infer(Capture capture, Map<String, String> intent) {
-        return engine.run(facts.build(capture, intent).facts());
-    }
-
     private Diagnosis assemble(String source, Observation obs, Engine.Result run) {
         Map<String, Hypothesis> supported = new LinkedHashMap<>();
         Map<String, List<Refutation>> refuted = new HashMap<>();

@@ -130,7 +130,6 @@ public final class LiteralIndex {
 
     private final Automaton folded;
     private final BitSet always = new BitSet();
-    private final int size;
 
     /**
      * One automaton over case-folded literals: a case-sensitive literal then matches in any case too,
@@ -151,7 +150,6 @@ public final class LiteralIndex {
             }
         }
         this.folded = Automaton.build(lits, owners);
-        this.size = markers.size();
     }
 
     /** The indexes of the markers that may match {@code line}: a superset of those that do. */
@@ -159,9 +157,5 @@ public final class LiteralIndex {
         BitSet b = (BitSet) always.clone();
         folded.scan(line, b);
         return b;
-    }
-
-    public int size() {
-        return size;
     }
 }

@@ -7,23 +7,13 @@ import java.util.regex.Pattern;
  * One log marker: a regex that, when it finds a match in one log line, classifies the line.
  *
  * @param server the server kind the marker belongs to, or {@code common}
- * @param prefilter literals of which every match contains one (derived from the regex), or null: a
- *                  cheap pre-check that spares the regex on most lines
+ * @param prefilter literals of which every match contains one (derived from the regex), or null; the
+ *                  {@link LiteralIndex} built from them decides which markers a line is tried against
  * @param groups the named groups the pattern declares, among those the parser reads
  */
 public record Marker(String id, String server, String kind, Pattern pattern, String subtype, int priority,
                      RegexLiterals.Prefilter prefilter, List<String> groups) {
 
-    /** True when the line may match: false only when the prefilter proves it cannot. */
-    public boolean mayMatch(String line, String lowerLine) {
-        return prefilter == null || prefilter.mayMatch(line, lowerLine);
-    }
-
-    /** The single case-sensitive literal every match contains, or null. */
-    public String literal() {
-        return prefilter == null || prefilter.caseless() || prefilter.literals().size() != 1 ? null
-                : prefilter.literals().get(0);
-    }
 
     /** Named groups the log parser reads from a marker's match. */
     public static final List<String> KNOWN_GROUPS =

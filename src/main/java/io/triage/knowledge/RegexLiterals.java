@@ -17,17 +17,7 @@ final class RegexLiterals {
     private static final int MIN = 3;
 
     /** The literals (any one of which a match contains) and whether they are to be compared caselessly. */
-    record Prefilter(List<String> literals, boolean caseless) {
-        boolean mayMatch(String line, String lowerLine) {
-            String s = caseless ? lowerLine : line;
-            for (String lit : literals) {
-                if (s.contains(lit)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-    }
+    record Prefilter(List<String> literals, boolean caseless) { }
 
     private RegexLiterals() {
     }
@@ -74,12 +64,6 @@ final class RegexLiterals {
             out.add(flags + b);
         }
         return out;
-    }
-
-    /** Kept for callers that want a single literal: the prefilter's only literal, or null. */
-    static String requiredLiteral(String regex) {
-        Prefilter p = prefilter(regex);
-        return p == null || p.caseless() || p.literals().size() != 1 ? null : p.literals().get(0);
     }
 
     private static Set<String> required(String r) {

@@ -32,7 +32,7 @@ final class KernelLogParser {
         Set<Integer> oomPids = new HashSet<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
-            long epoch = Timestamps.dmesg(line, year);
+            long epoch = Timestamps.dmesg(line);
             Matcher m;
             if ((m = OOM_KILL_SUMMARY.matcher(line)).find()) {
                 int pid = Text.parseInt(m.group(2), -1);

@@ -54,7 +54,7 @@ final class Timestamps {
     }
 
     /** {@code dmesg -T}'s {@code [Mon Nov 30 00:30:28 2026]} prefix. */
-    static long dmesg(String line, long unusedYear) {
+    static long dmesg(String line) {
         if (line.isEmpty() || line.charAt(0) != '[') {
             return -1;
         }
