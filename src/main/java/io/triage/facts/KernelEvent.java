@@ -8,7 +8,13 @@ package io.triage.facts;
  * @param process process name named by the event, or empty
  * @param code the Xid code for {@code xid} events, else -1
  * @param epoch the event's time when {@code dmesg -T} printed one, epoch seconds, or -1
+ * @param serverProcess true when {@code process} (the kernel's 15-character name) is a server's or its
+ *                      workers' name, per {@code knowledge-base/processes.yaml}
  */
-public record KernelEvent(String kind, int pid, String process, int code, long epoch, String probe, int line,
-                          String excerpt) implements Evidence {
+public record KernelEvent(String kind, int pid, String process, int code, long epoch, boolean serverProcess,
+                          String probe, int line, String excerpt) implements Evidence {
+    public KernelEvent(String kind, int pid, String process, int code, long epoch, String probe, int line,
+                       String excerpt) {
+        this(kind, pid, process, code, epoch, false, probe, line, excerpt);
+    }
 }

@@ -51,7 +51,8 @@ public final class KnowledgeBase {
     public record MarkerSpec(String id, String kind, String pattern, String subtype, Integer priority,
                              String note) { }
 
-    public record ProcessFile(List<String> ignore, Map<String, RoleSpec> servers, RoleSpec generic) { }
+    public record ProcessFile(List<String> ignore, Map<String, RoleSpec> servers, RoleSpec generic, List<String> comm,
+                              List<String> containers) { }
 
     public record RoleSpec(List<String> frontend, List<String> workers) { }
 

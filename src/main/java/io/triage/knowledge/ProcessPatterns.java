@@ -18,12 +18,35 @@ public final class ProcessPatterns {
     private final List<Pattern> ignore;
     private final Map<String, List<Pattern>> frontends;
     private final Map<String, List<Pattern>> workers;
+    private final List<Pattern> comm;
+    private final List<Pattern> containers;
 
     private ProcessPatterns(List<Pattern> ignore, Map<String, List<Pattern>> frontends,
-                            Map<String, List<Pattern>> workers) {
+                            Map<String, List<Pattern>> workers, List<Pattern> comm, List<Pattern> containers) {
         this.ignore = ignore;
         this.frontends = frontends;
         this.workers = workers;
+        this.comm = comm;
+        this.containers = containers;
+    }
+
+    /** True when a kernel process name (15 characters at most, as the OOM killer prints it) is a server's. */
+    public boolean serverComm(String name) {
+        return any(comm, name);
+    }
+
+    /** True when a container's image or command is an inference server's. */
+    public boolean serverContainer(String image, String command) {
+        return any(containers, image) || any(containers, command);
+    }
+
+    private static boolean any(List<Pattern> patterns, String text) {
+        for (Pattern p : patterns) {
+            if (text != null && p.matcher(text).find()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static ProcessPatterns compile(KnowledgeBase.ProcessFile file, Path path) {
@@ -39,7 +62,8 @@ public final class ProcessPatterns {
             fronts.put("", compileAll(file.generic().frontend(), path, "generic.frontend"));
             works.put("", compileAll(file.generic().workers(), path, "generic.workers"));
         }
-        return new ProcessPatterns(ignore, fronts, works);
+        return new ProcessPatterns(ignore, fronts, works, compileAll(file.comm(), path, "comm"),
+                compileAll(file.containers(), path, "containers"));
     }
 
     private static List<Pattern> compileAll(List<String> regexes, Path path, String where) {

@@ -16,6 +16,7 @@ import io.triage.facts.ServerArg;
 import io.triage.facts.Target;
 import io.triage.knowledge.KnowledgeBase;
 import io.triage.knowledge.Marker;
+import io.triage.knowledge.ProcessPatterns;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -177,7 +178,7 @@ public final class FactBuilder {
         }
         guarded(capture.probes().get("listen"), sink, p -> listen(p, sink));
         for (String name : List.of("docker_ps", "podman_ps")) {
-            guarded(capture.probes().get(name), sink, p -> containers(p, sink));
+            guarded(capture.probes().get(name), sink, p -> containers(p, kb.processes(), sink));
         }
 
         Map<String, String> intent = new LinkedHashMap<>(capture.intent());
@@ -242,6 +243,10 @@ public final class FactBuilder {
         for (Object f : facts) {
             if (f instanceof Gpu g && !gpus.add(g.index())) {
                 continue;
+            }
+            if (f instanceof KernelEvent k && !k.process().isEmpty()) {
+                f = new KernelEvent(k.kind(), k.pid(), k.process(), k.code(), k.epoch(),
+                        kb.processes().serverComm(k.process()), k.probe(), k.line(), k.excerpt());
             }
             if (f instanceof GpuApp a) {
                 if (!apps.add(a.pid())) {
@@ -320,7 +325,7 @@ public final class FactBuilder {
             "^(\\S+)\\s{2,}(\\S+)\\s{2,}(\"[^\"]*\"|\\S+)\\s{2,}.*?\\s{2,}((?:Exited \\((-?\\d+)\\)|Up|Created|Restarting|Paused|Dead)[^\\n]*?)\\s{2,}(?:.*\\s{2,})?(\\S+)\\s*$");
 
     /** {@code docker ps -a}: columns separated by two or more spaces; the state says how it ended. */
-    private static void containers(ProbeOutput p, Sink sink) {
+    private static void containers(ProbeOutput p, ProcessPatterns patterns, Sink sink) {
         List<String> lines = Text.lines(p.outOrEmpty());
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
@@ -333,8 +338,9 @@ public final class FactBuilder {
                 continue;
             }
             int code = m.group(5) == null ? -1 : Text.parseInt(m.group(5), -1);
-            sink.add(new Container(m.group(6), m.group(2), m.group(3).replace("\"", ""), m.group(4).strip(), code,
-                    p.name(), i + 1, Text.excerpt(line)));
+            String command = m.group(3).replace("\"", "");
+            sink.add(new Container(m.group(6), m.group(2), command, m.group(4).strip(), code,
+                    patterns.serverContainer(m.group(2), command), p.name(), i + 1, Text.excerpt(line)));
         }
     }
 
