@@ -228,8 +228,16 @@ public final class FactBuilder {
         return null;
     }
 
+    private static final Pattern PORT_MENTION = Pattern.compile("(?:--port[= ]|:)(\\d{1,5})(?!\\d)");
+
     private static boolean servesPort(String args, int port) {
-        return Pattern.compile("(?:--port[= ]|:)" + port + "(?!\\d)").matcher(args).find();
+        Matcher m = PORT_MENTION.matcher(args);
+        while (m.find()) {
+            if (Integer.parseInt(m.group(1)) == port) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -78,17 +78,6 @@ final class LogParser {
         List<List<Marker>> matched = new ArrayList<>(n);
         List<List<Matcher>> matchers = new ArrayList<>(n);
         int[] runOf = new int[n];
-        int run = 0;
-        boolean runTerminal = false;
-        boolean runReady = false;
-        boolean anyArgs = false;
-        for (Entry e : entries) {
-            if (e.text().contains("server_args=") || e.text().contains("non-default args:")
-                    || e.text().contains("args: Namespace(") || e.text().contains("Args {")) {
-                anyArgs = true;
-                break;
-            }
-        }
         for (int i = 0; i < n; i++) {
             String text = entries.get(i).text();
             epochs[i] = Timestamps.log(text, zone, year);
@@ -112,21 +101,8 @@ final class LogParser {
             }
             matched.add(ms);
             matchers.add(mm);
-            if (ms != null) {
-                boolean args = has(ms, "server-args");
-                boolean start = has(ms, "run-start");
-                if (args || (start && (!anyArgs || run == 0) && (run == 0 || runTerminal || runReady))) {
-                    run++;
-                    runTerminal = false;
-                    runReady = false;
-                }
-                for (Marker m : ms) {
-                    runTerminal |= TERMINAL.contains(m.kind());
-                    runReady |= m.kind().equals("ready");
-                }
-            }
-            runOf[i] = run;
         }
+        int run = cutRuns(matched, runOf);
         int current = run;
         boolean[] keep = routineKept(matched, matchers, runOf, epochs);
         String lastKind = "";
@@ -173,6 +149,39 @@ final class LogParser {
         long age = clock >= 0 && lastEpoch >= 0 ? clock - lastEpoch : -1;
         sink.add(new LogState(true, n, current, n - 1, lastEpoch, age, lastKind, last.probe(),
                 last.absLine() > 0 ? last.absLine() : last.probeLine(), Text.excerpt(last.text())));
+    }
+
+    /**
+     * Cuts the log into runs and writes each line's run into {@code runOf}; returns the newest run.
+     * A run starts at an argument dump; a run-start line opens one only where the log has no argument
+     * dumps at all (or before the first), and only after the previous run ended or became ready.
+     */
+    private static int cutRuns(List<List<Marker>> matched, int[] runOf) {
+        boolean anyArgs = false;
+        for (List<Marker> ms : matched) {
+            anyArgs |= ms != null && has(ms, "server-args");
+        }
+        int run = 0;
+        boolean runTerminal = false;
+        boolean runReady = false;
+        for (int i = 0; i < matched.size(); i++) {
+            List<Marker> ms = matched.get(i);
+            if (ms != null) {
+                boolean args = has(ms, "server-args");
+                boolean start = has(ms, "run-start");
+                if (args || (start && (!anyArgs || run == 0) && (run == 0 || runTerminal || runReady))) {
+                    run++;
+                    runTerminal = false;
+                    runReady = false;
+                }
+                for (Marker m : ms) {
+                    runTerminal |= TERMINAL.contains(m.kind());
+                    runReady |= m.kind().equals("ready");
+                }
+            }
+            runOf[i] = run;
+        }
+        return run;
     }
 
     /** Kinds that repeat by the hundred in a serving log: requests, batches, polls. */
