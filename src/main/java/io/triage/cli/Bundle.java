@@ -2,7 +2,6 @@ package io.triage.cli;
 
 import io.triage.collect.ProbeBundle;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.util.concurrent.Callable;
@@ -14,19 +13,13 @@ final class Bundle implements Callable<Integer> {
     @ParentCommand
     Main parent;
 
-    @Option(names = "--server", description = "sglang, vllm or tgi.")
-    String server;
-
-    @Option(names = "--port", description = "The server's port.")
-    String port;
-
-    @Option(names = "--log", description = "The server's log file.")
-    String log;
+    @picocli.CommandLine.Mixin
+    TargetOptions target = new TargetOptions();
 
     @Override
     public Integer call() {
         try {
-            ProbeBundle b = ProbeBundle.forTarget(server, port == null ? null : ProbeBundle.parsePort(port), log);
+            ProbeBundle b = target.bundle();
             parent.spec.commandLine().getOut().print(b.script());
             parent.spec.commandLine().getOut().flush();
             return Main.OK;

@@ -46,14 +46,8 @@ final class Diagnose implements Callable<Integer> {
     @Option(names = "--hosts", paramLabel = "FILE", description = "A file with one host per line (# comments).")
     Path hostsFile;
 
-    @Option(names = "--server", description = "Server kind: sglang, vllm or tgi (default: discovered).")
-    String server;
-
-    @Option(names = "--port", description = "The server's HTTP port (default: discovered from the listening server process).")
-    String port;
-
-    @Option(names = "--log", description = "The server's log file on the host (default: the file behind the server's stdout).")
-    String log;
+    @picocli.CommandLine.Mixin
+    TargetOptions target = new TargetOptions();
 
     @Option(names = {"-i", "--identity"}, paramLabel = "FILE", description = "Private key to offer (repeatable).")
     List<Path> identities = new ArrayList<>();
@@ -115,7 +109,7 @@ final class Diagnose implements Callable<Integer> {
             for (String h : all) {
                 targets.add(SshTarget.parse(h));
             }
-            bundle = ProbeBundle.forTarget(server, port == null ? null : ProbeBundle.parsePort(port), log);
+            bundle = target.bundle();
         } catch (IllegalArgumentException e) {
             err.println("triage: refused: " + e.getMessage());
             return Main.BAD_INPUT;

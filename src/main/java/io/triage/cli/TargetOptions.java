@@ -1,0 +1,25 @@
+package io.triage.cli;
+
+import io.triage.collect.ProbeBundle;
+import picocli.CommandLine.Option;
+
+/** The target's server kind, port and log, shared by the commands that build a probe bundle. */
+final class TargetOptions {
+    @Option(names = "--server", description = "Server kind: sglang, vllm or tgi (default: discovered).")
+    String server;
+
+    @Option(names = "--port", description = "The server's HTTP port (default: discovered from the listening server process).")
+    String port;
+
+    @Option(names = "--log", description = "The server's log file on the host (default: the file behind the server's stdout).")
+    String log;
+
+    /**
+     * A bundle for these values, validated.
+     *
+     * @throws IllegalArgumentException with a message for the user when a value is refused
+     */
+    ProbeBundle bundle() {
+        return ProbeBundle.forTarget(server, port == null ? null : ProbeBundle.parsePort(port), log);
+    }
+}
