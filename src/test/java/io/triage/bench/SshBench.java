@@ -6,7 +6,6 @@ import io.triage.collect.SshCollector;
 import io.triage.collect.SshTarget;
 import io.triage.explain.Diagnosis;
 
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,24 +23,10 @@ import java.util.Map;
 public final class SshBench {
     public static void main(String[] args) throws Exception {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 15;
-        Path dir = Files.createTempDirectory("triage-bench");
-        exec("/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("host_key").toString());
-        exec("/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("user_key").toString());
-        Files.copy(dir.resolve("user_key.pub"), dir.resolve("authorized_keys"));
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        Files.createDirectories(Path.of("/run/sshd"));
-        Path config = Files.writeString(dir.resolve("sshd_config"), String.join("\n", "Port " + port,
-                "ListenAddress 127.0.0.1", "HostKey " + dir.resolve("host_key"), "AuthorizedKeysFile " + dir.resolve("authorized_keys"),
-                "PasswordAuthentication no", "KbdInteractiveAuthentication no", "UsePAM no", "StrictModes no",
-                "PermitRootLogin prohibit-password", "PidFile " + dir.resolve("sshd.pid"), "LogLevel ERROR", ""));
-        Process sshd = new ProcessBuilder("/usr/sbin/sshd", "-D", "-e", "-f", config.toString()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("sshd.log").toFile()).start();
-        Thread.sleep(500);
-        Path kh = Files.writeString(dir.resolve("known_hosts"), "[127.0.0.1]:" + port + " "
-                + Files.readString(dir.resolve("host_key.pub")).strip() + "\n");
+        io.triage.collect.OpenSshd sshd = new io.triage.collect.OpenSshd();
+        Path dir = sshd.dir;
+        int port = sshd.port;
+        Path kh = sshd.knownHosts;
         Path log = Files.writeString(dir.resolve("server.log"), "[2026-11-30 00:31:01] The server is fired up and ready to roll!\n");
         String user = System.getProperty("user.name");
         Triage triage = Triage.load(Path.of("").toAbsolutePath());
@@ -78,7 +63,7 @@ public final class SshBench {
             System.out.printf("OpenSSH client, same bundle, median of %d:      %.1f ms%n", runs, o);
             System.out.printf("ratio: %.2fx; execs per diagnosis: %.2f%n", a / o, c.execs() / (double) (runs + 2));
         } finally {
-            sshd.destroyForcibly();
+            sshd.close();
         }
     }
 
@@ -86,12 +71,6 @@ public final class SshBench {
         long[] s = v.clone();
         Arrays.sort(s);
         return s[s.length / 2];
-    }
-
-    private static void exec(String... cmd) throws Exception {
-        if (new ProcessBuilder(cmd).inheritIO().start().waitFor() != 0) {
-            throw new IllegalStateException(String.join(" ", cmd));
-        }
     }
 
     private SshBench() {

@@ -32,61 +32,35 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * a machine without it the test is skipped, except under CI where that is a failure.
  */
 class OpenSshEndToEndTest {
+    private static OpenSshd openSshd;
     private static Path dir;
-    private static Process sshd;
     private static int port;
     private static Path userKey;
     private static Path knownHosts;
 
     @BeforeAll
     static void startSshd() throws Exception {
-        boolean present = Files.isExecutable(Path.of("/usr/sbin/sshd")) && Files.isExecutable(Path.of("/usr/bin/ssh-keygen"));
+        boolean present = OpenSshd.installed();
         if (!present && "true".equals(System.getenv("CI"))) {
             throw new IllegalStateException("CI must install openssh-server for the end-to-end tests");
         }
         assumeTrue(present, "OpenSSH server not installed");
-        dir = Files.createTempDirectory("triage-e2e");
-        run("/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("host_key").toString());
-        run("/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("user_key").toString());
-        userKey = dir.resolve("user_key");
-        Files.copy(dir.resolve("user_key.pub"), dir.resolve("authorized_keys"));
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        Files.createDirectories(Path.of("/run/sshd"));
-        Path config = Files.writeString(dir.resolve("sshd_config"), String.join("\n",
-                "Port " + port, "ListenAddress 127.0.0.1", "HostKey " + dir.resolve("host_key"),
-                "AuthorizedKeysFile " + dir.resolve("authorized_keys"), "PasswordAuthentication no",
-                "KbdInteractiveAuthentication no", "PubkeyAuthentication yes", "UsePAM no", "StrictModes no",
-                "PermitRootLogin prohibit-password", "PidFile " + dir.resolve("sshd.pid"), "LogLevel ERROR", ""));
-        sshd = new ProcessBuilder("/usr/sbin/sshd", "-D", "-e", "-f", config.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("sshd.log").toFile()).start();
-        String hostPub = Files.readString(dir.resolve("host_key.pub")).strip();
-        knownHosts = Files.writeString(dir.resolve("known_hosts"), "[127.0.0.1]:" + port + " " + hostPub + "\n");
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until) {
-            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
-                return;
-            } catch (IOException e) {
-                Thread.sleep(100);
-            }
-        }
-        throw new IllegalStateException("sshd did not start: " + Files.readString(dir.resolve("sshd.log")));
+        openSshd = new OpenSshd();
+        dir = openSshd.dir;
+        port = openSshd.port;
+        userKey = openSshd.userKey;
+        knownHosts = openSshd.knownHosts;
     }
 
     @AfterAll
     static void stopSshd() {
-        if (sshd != null) {
-            sshd.destroyForcibly();
+        if (openSshd != null) {
+            openSshd.close();
         }
     }
 
     private static void run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException(String.join(" ", cmd) + ": " + out);
-        }
+        OpenSshd.run(cmd);
     }
 
     private static SshCollector collector(Path kh, boolean acceptNew) throws IOException {
