@@ -2,7 +2,7 @@ package io.triage.facts;
 
 /**
  * How one probe went. {@code status} is one of: {@code ok} (ran, exit code acceptable), {@code failed}
- * (ran, non-zero exit), {@code timeout} (killed by its timeout, rc 124), {@code not-found} (command
+ * (ran, non-zero exit), {@code missing-file} (failed because the file it reads does not exist), {@code timeout} (killed by its timeout, rc 124), {@code not-found} (command
  * missing, rc 127), {@code no-exit-code} (output present but no exit code: pasted evidence),
  * {@code absent} (never run: unknown, not negative).
  *

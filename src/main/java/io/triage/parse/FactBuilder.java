@@ -391,8 +391,14 @@ public final class FactBuilder {
             status = "failed";
             reason = "dmesg: read kernel buffer failed (needs root or kernel.dmesg_restrict=0)";
         }
+        if (status.equals("failed") && MISSING_FILE.matcher(reason).find()) {
+            status = "missing-file";
+        }
         return new ProbeStatus(p.name(), status, rc, secs, empty, reason);
     }
+
+    /** How tail, grep and friends say the file they were given does not exist. */
+    private static final Pattern MISSING_FILE = Pattern.compile("(?i)no such file|cannot open");
 
     private static void guarded(ProbeOutput p, Sink sink, java.util.function.Consumer<ProbeOutput> parser) {
         if (p == null) {
