@@ -309,12 +309,13 @@ public final class KnowledgeBase {
 
     public Optional<StepSpec> step(String id) {
         StepSpec s = steps.get(id);
-        if (s == null && id.startsWith("xid-")) {
-            int code = Integer.parseInt(id.substring(4));
-            XidInfo x = xids.get(code);
+        StepSpec template = steps.get("xid-action");
+        if (s == null && template != null && id.matches("xid-\\d{1,6}")) {
+            XidInfo x = xids.get(Integer.parseInt(id.substring(4)));
             if (x != null) {
-                return Optional.of(new StepSpec("Xid " + code + ": " + x.name(), "dmesg -T | grep -i 'NVRM: Xid'",
-                        x.action()));
+                // the catalogue's action for this code is the step's rationale
+                return Optional.of(new StepSpec(template.title().replace("{xid}", x.code() + " (" + x.name() + ")"),
+                        template.command(), x.action()));
             }
         }
         return Optional.ofNullable(s);
