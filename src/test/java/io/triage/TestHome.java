@@ -3,13 +3,17 @@ package io.triage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where the tests find the product's home (the checkout) and the shared fixtures. */
+/** Where the tests find the product's home (the checkout) and the captures they replay. */
 public final class TestHome {
     /** The checkout: Surefire runs the tests with the project directory as working directory. */
     public static final Path HOME = Path.of("").toAbsolutePath();
-    /** Captures from real hosts and issue threads, kept beside the checkout. */
-    public static final Path FIXTURES = HOME.resolve("../shared/fixtures").normalize();
+    /** Every capture the tests need lives in the repository: the knowledge base's scenarios. */
     public static final Path SCENARIOS = HOME.resolve("knowledge-base/scenarios");
+    /**
+     * A team's own fixture set beside the checkout, when there is one: an opt-in extra source of captures
+     * (see {@code ScenarioTest}); no test needs it.
+     */
+    public static final Path EXTERNAL_FIXTURES = HOME.resolve("../shared/fixtures").normalize();
 
     private static final class Holder {
         static final Triage TRIAGE = Triage.load(HOME);
@@ -23,10 +27,11 @@ public final class TestHome {
         return Holder.TRIAGE;
     }
 
+    /** A scenario of the repository by its path under {@code knowledge-base/scenarios}, e.g. {@code h200/02-external-kill}. */
     public static Path fixture(String name) {
-        Path p = FIXTURES.resolve(name);
+        Path p = SCENARIOS.resolve(name);
         if (!Files.isDirectory(p)) {
-            throw new IllegalStateException("fixture missing: " + p + " (the shared fixtures must sit beside the checkout)");
+            throw new IllegalStateException("scenario missing: " + p);
         }
         return p;
     }

@@ -15,18 +15,33 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Every capture with an {@code expected.txt} is a scenario: the shared fixtures (real hosts, issue
- * threads) and the knowledge base's own scenarios. The verdict must match, and the scenario's extra
- * expectations (causes not to conclude, evidence to cite, steps to offer) must hold.
+ * Every capture with an {@code expected.txt} is a scenario: the knowledge base's scenarios, which include
+ * the captures from real GPU hosts ({@code h200/}) and the field evidence from issue threads
+ * ({@code field/}). The verdict must match, and the scenario's extra expectations (causes not to conclude,
+ * evidence to cite, steps to offer) must hold.
  */
 class ScenarioTest {
 
+    /**
+     * Opt-in: a fixture set kept beside the checkout may hold captures the repository does not carry yet.
+     * Those run too when the directory is there; without it this is skipped, never failed.
+     */
     @TestFactory
-    Stream<DynamicTest> sharedFixturesGetTheExpectedVerdict() throws IOException {
-        assertTrue(Files.isDirectory(TestHome.FIXTURES), "shared fixtures not found at " + TestHome.FIXTURES);
-        return scenarios(TestHome.FIXTURES);
+    Stream<DynamicTest> externalFixturesNotYetInTheRepositoryGetTheExpectedVerdict() throws IOException {
+        Path ext = TestHome.EXTERNAL_FIXTURES;
+        assumeTrue(Files.isDirectory(ext), "no fixture set beside the checkout");
+        List<Path> extra = new ArrayList<>();
+        for (Path dir : scenarioDirs(ext)) {
+            if (!Files.isDirectory(TestHome.SCENARIOS.resolve(ext.relativize(dir).toString()))) {
+                extra.add(dir);
+            }
+        }
+        assumeFalse(extra.isEmpty(), "every capture beside the checkout is already a scenario of the repository");
+        return extra.stream().map(dir -> DynamicTest.dynamicTest(ext.relativize(dir).toString(), () -> check(dir)));
     }
 
     @TestFactory
@@ -35,11 +50,16 @@ class ScenarioTest {
         return scenarios(TestHome.SCENARIOS);
     }
 
-    private static Stream<DynamicTest> scenarios(Path root) throws IOException {
+    private static List<Path> scenarioDirs(Path root) throws IOException {
         List<Path> dirs = new ArrayList<>();
         try (Stream<Path> s = Files.walk(root)) {
             s.filter(p -> Files.isRegularFile(p.resolve("expected.txt"))).sorted().forEach(dirs::add);
         }
+        return dirs;
+    }
+
+    private static Stream<DynamicTest> scenarios(Path root) throws IOException {
+        List<Path> dirs = scenarioDirs(root);
         assertFalse(dirs.isEmpty(), "no scenario under " + root);
         return dirs.stream().map(dir -> DynamicTest.dynamicTest(root.relativize(dir).toString(), () -> check(dir)));
     }

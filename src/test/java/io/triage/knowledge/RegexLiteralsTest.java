@@ -47,7 +47,7 @@ class RegexLiteralsTest {
     void theLiteralIndexOffersEveryMarkerThatMatchesALine() throws java.io.IOException {
         KnowledgeBase kb = KnowledgeBase.load(io.triage.TestHome.HOME.resolve("knowledge-base"));
         java.util.List<String> lines = new java.util.ArrayList<>();
-        for (java.nio.file.Path root : new java.nio.file.Path[] {io.triage.TestHome.FIXTURES, io.triage.TestHome.SCENARIOS}) {
+        for (java.nio.file.Path root : new java.nio.file.Path[] {io.triage.TestHome.SCENARIOS}) {
             if (!java.nio.file.Files.isDirectory(root)) {
                 continue;
             }
