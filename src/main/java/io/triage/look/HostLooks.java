@@ -74,9 +74,11 @@ public final class HostLooks {
             return lookUnguarded(target, template, intent, saveDir);
         } catch (RuleBaseException | KnowledgeException e) {
             throw e; // the product itself cannot diagnose: not one host's problem
-        } catch (RuntimeException | StackOverflowError e) {
-            // one host's bad answer must not cost the others theirs
-            String what = e instanceof StackOverflowError ? "stack overflow" : e.getClass().getSimpleName();
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            // one host's bad answer must not cost the others theirs; what this look held is released as its
+            // stack unwinds, so the sweep can go on even after running out of memory here
+            String what = e instanceof StackOverflowError ? "stack overflow"
+                    : e instanceof OutOfMemoryError ? "out of memory" : e.getClass().getSimpleName();
             return new Outcome(target.toString(), null, new LookFailure(target.toString(), "internal-error",
                     "the answer of this host could not be processed (" + what + ")",
                     "save the look with --save and report it; the other hosts are unaffected"),
