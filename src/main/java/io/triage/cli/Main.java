@@ -29,7 +29,7 @@ public final class Main implements Callable<Integer> {
     public static final int BAD_INPUT = 2;
     public static final int BROKEN_KNOWLEDGE = 3;
 
-    @Option(names = "--home", description = "Directory holding rules/ and knowledge-base/ (default: found from the working directory or the jar).")
+    @Option(names = "--home", description = "Directory holding rules/ and knowledge-base/ (default: TRIAGE_HOME, else the installation's own; the working directory only as --home .).")
     Path home;
 
     @CommandLine.Spec
@@ -57,8 +57,15 @@ public final class Main implements Callable<Integer> {
         return OK;
     }
 
+    /** Loads the product from its home, saying on stderr where that is when it is not the installation's own. */
     Triage triage() {
-        return Triage.load(Triage.findHome(home));
+        Triage.Home h = Triage.locateHome(home);
+        h.announcement().ifPresent(line -> {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println(line);
+            err.flush();
+        });
+        return Triage.load(h.path());
     }
 
     static String oneLine(Throwable t) {

@@ -44,6 +44,10 @@ public record Diagnosis(String schema, String source, Target target, String caus
     public record Coverage(List<ProbeView> probes, List<String> absent, List<String> failed,
                            List<String> unparseable, List<String> notes) { }
 
-    /** How the engine got here. */
-    public record Engine(int rulesFired, List<String> rulesFiredNames, boolean stoppedAtLimit) { }
+    /**
+     * How the engine got here.
+     *
+     * @param home the directory whose {@code rules/} and {@code knowledge-base/} were used (absolute), or empty
+     */
+    public record Engine(int rulesFired, List<String> rulesFiredNames, boolean stoppedAtLimit, String home) { }
 }

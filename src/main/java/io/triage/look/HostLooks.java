@@ -1,6 +1,7 @@
 package io.triage.look;
 
 import io.triage.Triage;
+import io.triage.capture.Capture;
 import io.triage.capture.CaptureWriter;
 import io.triage.collect.LookFailure;
 import io.triage.collect.ProbeBundle;
@@ -73,9 +74,11 @@ public final class HostLooks {
             return lookUnguarded(target, template, intent, saveDir);
         } catch (RuleBaseException | KnowledgeException e) {
             throw e; // the product itself cannot diagnose: not one host's problem
-        } catch (RuntimeException | StackOverflowError e) {
-            // one host's bad answer must not cost the others theirs
-            String what = e instanceof StackOverflowError ? "stack overflow" : e.getClass().getSimpleName();
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            // one host's bad answer must not cost the others theirs; what this look held is released as its
+            // stack unwinds, so the sweep can go on even after running out of memory here
+            String what = e instanceof StackOverflowError ? "stack overflow"
+                    : e instanceof OutOfMemoryError ? "out of memory" : e.getClass().getSimpleName();
             return new Outcome(target.toString(), null, new LookFailure(target.toString(), "internal-error",
                     "the answer of this host could not be processed (" + what + ")",
                     "save the look with --save and report it; the other hosts are unaffected"),
@@ -84,6 +87,14 @@ public final class HostLooks {
     }
 
     private Outcome lookUnguarded(SshTarget target, ProbeBundle template, Map<String, String> intent, Path saveDir) {
+        if (saveDir != null) {
+            // refused before the host is asked anything: a look that cannot be saved as asked is not started
+            try {
+                CaptureWriter.prepare(saveDir);
+            } catch (IOException e) {
+                return saveFailed(target, saveDir, e, 0);
+            }
+        }
         ProbeBundle bundle = ProbeBundle.forTarget(template.server(), template.port() > 0 ? template.port() : null,
                 template.log().isEmpty() ? null : template.log());
         SshCollector.Look look = collector.look(target, bundle, intent);
@@ -93,10 +104,9 @@ public final class HostLooks {
         SshCollector.Collected c = (SshCollector.Collected) look;
         if (saveDir != null) {
             try {
-                CaptureWriter.write(c.capture(), saveDir);
+                save(c.capture(), saveDir);
             } catch (IOException e) {
-                return new Outcome(target.toString(), null, new LookFailure(target.toString(), "save-failed",
-                        "the capture could not be saved: " + e.getMessage(), "check " + saveDir), 0);
+                return saveFailed(target, saveDir, e, c.elapsed().toMillis() / 1000.0);
             }
         }
         Diagnosis d;
@@ -106,6 +116,22 @@ public final class HostLooks {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
         return new Outcome(target.toString(), d, null, c.elapsed().toMillis() / 1000.0);
+    }
+
+    /**
+     * THE ONE PLACE a look is written to disk ({@code --save}). A saved capture holds what the host printed;
+     * whatever must not leave the host that way (secrets in command lines, tokens in logs) is to be removed
+     * here, before {@link CaptureWriter#write}, and nowhere else.
+     */
+    private static void save(Capture capture, Path dir) throws IOException {
+        CaptureWriter.write(capture, dir);
+    }
+
+    private static Outcome saveFailed(SshTarget target, Path dir, IOException e, double seconds) {
+        String why = e instanceof CaptureWriter.SaveRefused ? e.getMessage()
+                : dir + ": " + e.getClass().getSimpleName().replace("Exception", "") + " (" + e.getMessage() + ")";
+        return new Outcome(target.toString(), null, new LookFailure(target.toString(), "save-failed",
+                "the capture cannot be saved: " + why, "give --save a new directory"), seconds);
     }
 
     /**
