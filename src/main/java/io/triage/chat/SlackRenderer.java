@@ -61,8 +61,9 @@ public final class SlackRenderer {
             return new Unit(List.of(new Seg(mrkdwn, false)));
         }
 
+        /** The rendered length: escapes and visible control characters make code longer than its source. */
         int length() {
-            return segs.stream().mapToInt(s -> s.code ? s.text.length() + 2 * FENCE.length() + 2 : s.text.length()).sum();
+            return render().length();
         }
 
         String render() {
@@ -315,7 +316,8 @@ public final class SlackRenderer {
             if (s.code) {
                 int inner = left - 2 * FENCE.length() - 2;
                 if (inner > 0) {
-                    b.append(codeBlock(cutText(escapeCode(Visible.text(s.text, true)), inner)));
+                    b.append(FENCE).append('\n').append(cutText(escapeCode(Visible.text(s.text, true)), inner))
+                            .append('\n').append(FENCE);
                 }
             } else if (left > 0) {
                 b.append(cutMrkdwn(s.text, left));

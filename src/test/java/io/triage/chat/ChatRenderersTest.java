@@ -148,6 +148,19 @@ class ChatRenderersTest {
     }
 
     @Test
+    void textThatGrowsWhenEscapedStillFitsItsSection() {
+        Diagnosis base = Scenarios.all().values().iterator().next();
+        List<Diagnosis.Step> steps = List.of(new Diagnosis.Step("angles", base.cause(), "Angles", "<".repeat(2900), ""),
+                new Diagnosis.Step("controls", base.cause(), "Controls", "\u0001".repeat(1000), ""));
+        Diagnosis d = new Diagnosis(base.schema(), base.source(), base.target(), base.cause(), base.subtype(),
+                base.confidence(), base.title(), base.summary(), base.caveats(), base.hypotheses(), base.ruledOut(),
+                base.questions(), steps, base.coverage(), base.engine());
+        ObjectNode msg = slack.render(d, null);
+        assertEquals(List.of(), ChatChecks.blockKit(msg), msg.toPrettyString());
+        assertTrue(msg.toString().contains("&lt;&lt;&lt;") && msg.toString().contains("\\\\x01\\\\x01"));
+    }
+
+    @Test
     void aLinkMustBeAnAbsoluteHttpUrl() {
         Diagnosis d = Scenarios.all().values().iterator().next();
         for (String bad : new String[]{"javascript:alert(1)", "/d/42", "https://triage.example/a b", "ftp://x/y",
