@@ -40,7 +40,7 @@ public final class SecretShapes {
     private final Set<String> notSecret;
     /** {@code --name} followed by {@code =} or blanks. */
     final Pattern option;
-    /** {@code name=} / {@code 'name':} / {@code name:} (the value follows). */
+    /** {@code name=}, {@code 'name':}, {@code name:} before a quote or Rust's {@code Some("…")}; the value follows. */
     final Pattern assignment;
     /** {@code Authorization: [Bearer] } (the value follows). */
     final Pattern header;
@@ -91,7 +91,7 @@ public final class SecretShapes {
                 .map(n -> n.replace("_", "[-_]")).collect(Collectors.joining("|"));
         Pattern option = Pattern.compile("(?i)(?<![A-Za-z0-9_.-])--(?:" + nameAlt + ")(?:=|[ \\t]++)");
         Pattern assignment = Pattern.compile(
-                "(?i)(?<![A-Za-z0-9_.$-])(['\"]?)(?:" + nameAlt + ")\\1(?:=|[ \\t]*+:[ \\t]*+(?=[\"']))");
+                "(?i)(?<![A-Za-z0-9_.$-])(['\"]?)(?:" + nameAlt + ")\\1(?:=|[ \\t]*+:[ \\t]*+(?:Some\\()?+(?=[\"']))");
         for (String h : f.headers().names()) {
             require(h != null && h.matches("[A-Za-z][A-Za-z0-9-]*"), origin, "header '" + h + "' is not a header name");
         }
