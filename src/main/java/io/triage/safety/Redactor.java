@@ -86,18 +86,38 @@ public final class Redactor {
         return redact(value);
     }
 
-    /** Free text (a log, a command line, a body) with every secret shape replaced; null stays null. */
+    /**
+     * Free text (a log, a command line, a body) with every secret shape replaced; null stays null. One pass
+     * over the words of the text finds the few that could start a secret (a secret's name, a header name, a
+     * token prefix); the shapes' patterns run only there, so a log of megabytes costs one scan.
+     */
     public String redact(String s) {
         if (!enabled() || s == null || s.isEmpty()) {
             return s;
         }
         List<int[]> spans = new ArrayList<>();
-        valuesAfter(shapes.option.matcher(s), s, spans);
-        valuesAfter(shapes.assignment.matcher(s), s, spans);
-        valuesAfter(shapes.header.matcher(s), s, spans);
-        Matcher t = shapes.tokens.matcher(s);
-        while (t.find()) {
-            spans.add(new int[] {t.start(), t.end()});
+        int n = s.length();
+        int i = 0;
+        while (i < n) {
+            if (!wordChar(s.charAt(i))) {
+                i++;
+                continue;
+            }
+            int ws = i;
+            while (i < n && wordChar(s.charAt(i))) {
+                i++;
+            }
+            if (shapes.mayStartSecret(s, ws, i)) {
+                int from = Math.max(0, ws - 2);
+                int to = Math.min(n, i + 64);
+                valueAfter(shapes.option.matcher(s), s, from, to, i, spans);
+                valueAfter(shapes.assignment.matcher(s), s, from, to, i, spans);
+                valueAfter(shapes.header.matcher(s), s, from, to, i, spans);
+                Matcher t = region(shapes.tokens.matcher(s), ws, Math.min(n, i + 1));
+                while (t.find() && t.start() < i) {
+                    spans.add(new int[] {t.start(), t.end()});
+                }
+            }
         }
         if (spans.isEmpty()) {
             return s;
@@ -115,26 +135,37 @@ public final class Redactor {
         return b.append(s, at, s.length()).toString();
     }
 
-    /** The value that follows each match: quoted (up to the closing quote) or bare (up to a blank or separator). */
-    private void valuesAfter(Matcher m, String s, List<int[]> spans) {
-        while (m.find()) {
+    static boolean wordChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    }
+
+    private static Matcher region(Matcher m, int from, int to) {
+        return m.region(from, to).useTransparentBounds(true).useAnchoringBounds(false);
+    }
+
+    /**
+     * The value after a name matched in {@code [from, to)} that starts before {@code wordEnd}: quoted (up to
+     * the closing quote) or bare (up to a blank or separator).
+     */
+    private void valueAfter(Matcher m, String s, int from, int to, int wordEnd, List<int[]> spans) {
+        region(m, from, to);
+        while (m.find() && m.start() < wordEnd) {
             int start = m.end();
             if (start >= s.length()) {
-                break;
+                return;
             }
             char q = s.charAt(start);
             int end;
+            int limit = Math.min(s.length(), start + 1 + SecretShapes.MAX_VALUE);
             if (q == '\'' || q == '"') {
                 start++;
                 end = start;
-                int limit = Math.min(s.length(), start + SecretShapes.MAX_VALUE);
                 while (end < limit && s.charAt(end) != q && s.charAt(end) != '\n') {
                     end += s.charAt(end) == '\\' && end + 1 < limit ? 2 : 1;
                 }
                 end = Math.min(end, limit);
             } else {
                 end = start;
-                int limit = Math.min(s.length(), start + SecretShapes.MAX_VALUE);
                 while (end < limit && !Character.isWhitespace(s.charAt(end)) && ",;)}]'\"&|<>".indexOf(s.charAt(end)) < 0) {
                     end++;
                 }

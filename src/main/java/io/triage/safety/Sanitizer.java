@@ -75,11 +75,21 @@ public final class Sanitizer {
         int count = 0;
         int i = 0;
         for (; i < s.length(); ) {
-            int cp = s.codePointAt(i);
-            int n = Character.charCount(cp);
             if (count >= max) {
                 break;
             }
+            char ch = s.charAt(i);
+            if (ch >= 0x20 && ch < 0x7f) {
+                // printable ASCII, the common case
+                if (b != null) {
+                    b.append(ch);
+                }
+                count++;
+                i++;
+                continue;
+            }
+            int cp = s.codePointAt(i);
+            int n = Character.charCount(cp);
             String visible = null;
             if (cp == '\t' || (cp == '\n' && keepNewlines)) {
                 visible = null;

@@ -37,6 +37,10 @@ public final class SecretShapes {
     public record Token(String id, String prefix, String charset, int min, Integer max) { }
 
     private final Set<String> names;
+    private final Set<String> headerNames;
+    private final List<String> prefixes;
+    /** Secret and header names (normalised) by length, for a look-up without allocating. */
+    private final List<List<String>> byLength = new ArrayList<>();
     private final Set<String> notSecret;
     /** {@code --name} followed by {@code =} or blanks. */
     final Pattern option;
@@ -47,9 +51,19 @@ public final class SecretShapes {
     /** Every token prefix shape, one alternation. */
     final Pattern tokens;
 
-    private SecretShapes(Set<String> names, Set<String> notSecret, Pattern option, Pattern assignment,
-                         Pattern header, Pattern tokens) {
+    private SecretShapes(Set<String> names, Set<String> headerNames, List<String> prefixes, Set<String> notSecret,
+                         Pattern option, Pattern assignment, Pattern header, Pattern tokens) {
         this.names = names;
+        this.headerNames = headerNames;
+        this.prefixes = prefixes;
+        for (Set<String> set : List.of(names, headerNames)) {
+            for (String w : set) {
+                while (byLength.size() <= w.length()) {
+                    byLength.add(new ArrayList<>());
+                }
+                byLength.get(w.length()).add(w);
+            }
+        }
         this.notSecret = notSecret;
         this.option = option;
         this.assignment = assignment;
@@ -119,7 +133,11 @@ public final class SecretShapes {
         }
         Pattern tokens = Pattern.compile("(?<![A-Za-z0-9_])(?:" + String.join("|", alts) + ")");
         Set<String> notSecret = new LinkedHashSet<>(f.notSecret() == null ? List.of() : f.notSecret());
-        return new SecretShapes(Set.copyOf(names), Set.copyOf(notSecret), option, assignment, header, tokens);
+        Set<String> headerNames = new LinkedHashSet<>();
+        f.headers().names().forEach(h -> headerNames.add(norm(h)));
+        List<String> prefixes = f.tokens().stream().map(Token::prefix).distinct().toList();
+        return new SecretShapes(Set.copyOf(names), Set.copyOf(headerNames), prefixes, Set.copyOf(notSecret), option,
+                assignment, header, tokens);
     }
 
     /** True when {@code name} (an intent key, an argument name) names a secret. */
@@ -129,6 +147,49 @@ public final class SecretShapes {
         }
         String n = norm(name.strip().replaceFirst("^-+", ""));
         return names.contains(n);
+    }
+
+    /**
+     * True when the word {@code s[from, to)} (letters, digits, '_' and '-') could start a secret: it is a
+     * secret's name or a header's (leading dashes aside), or it holds a token prefix.
+     */
+    boolean mayStartSecret(String s, int from, int to) {
+        int a = from;
+        while (a < to && s.charAt(a) == '-') {
+            a++;
+        }
+        int len = to - a;
+        if (len < byLength.size()) {
+            for (String w : byLength.get(len)) {
+                if (sameName(s, a, w)) {
+                    return true;
+                }
+            }
+        }
+        // a token starts the word or follows a '-' inside it (--api-key=sk-…, key-sk-…)
+        for (int i = from; i < to; i++) {
+            if (i > from && s.charAt(i - 1) != '-') {
+                continue;
+            }
+            for (String p : prefixes) {
+                if (s.startsWith(p, i)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** {@code s} at {@code at} spells the normalised {@code name}, case and '-'/'_' aside. */
+    private static boolean sameName(String s, int at, String name) {
+        for (int k = 0; k < name.length(); k++) {
+            char c = s.charAt(at + k);
+            c = c == '-' ? '_' : (c >= 'A' && c <= 'Z') ? (char) (c + 32) : c;
+            if (c != name.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** True for values that say there is no secret ({@code None}, {@code null}…). */
