@@ -8,6 +8,7 @@ import io.triage.engine.RuleBase;
 import io.triage.explain.Diagnoser;
 import io.triage.explain.Diagnosis;
 import io.triage.knowledge.KnowledgeBase;
+import io.triage.knowledge.KnowledgeException;
 import io.triage.safety.RedactionKey;
 import io.triage.safety.Redactor;
 import io.triage.safety.SecretShapes;
@@ -44,7 +45,7 @@ public final class Triage {
         this.knowledge = knowledge;
         this.rules = rules;
         this.redactor = redactor;
-        this.diagnoser = new Diagnoser(knowledge, new Engine(rules));
+        this.diagnoser = new Diagnoser(knowledge, new Engine(rules), home == null ? "" : home.toAbsolutePath().toString());
     }
 
     /**
@@ -69,33 +70,80 @@ public final class Triage {
     }
 
     /**
-     * Where {@code rules/} and {@code knowledge-base/} are: an explicit directory, else
-     * {@code TRIAGE_HOME}, else the working directory when it has them, else the directory above the
-     * jar (a checkout's {@code target/triage.jar}).
+     * Where the rules and knowledge of a run come from, and why there.
+     *
+     * @param path the directory holding {@code rules/} and {@code knowledge-base/} (absolute)
+     * @param unusedHere the working directory when it holds a {@code rules/} and {@code knowledge-base/} of its
+     *                   own that this run does not use (so that a rule author can be told), else null
      */
+    public record Home(Path path, Source source, Path unusedHere) {
+        /** Why this home: given with {@code --home}, by {@code TRIAGE_HOME}, or the installation's own. */
+        public enum Source { OPTION, ENVIRONMENT, INSTALLATION }
+
+        /** One line for stderr when the home is not the installation's own (else empty). */
+        public java.util.Optional<String> announcement() {
+            return switch (source) {
+                case OPTION -> java.util.Optional.of("triage: rules and knowledge from " + path + " (--home)");
+                case ENVIRONMENT -> java.util.Optional.of("triage: rules and knowledge from " + path + " (TRIAGE_HOME)");
+                case INSTALLATION -> unusedHere == null ? java.util.Optional.empty()
+                        : java.util.Optional.of("triage: the rules/ and knowledge-base/ in " + unusedHere
+                        + " are not used (the installation's own are); run with --home . to use them");
+            };
+        }
+    }
+
+    /** {@link #locateHome(Path)}'s directory. */
     public static Path findHome(Path explicit) {
-        if (explicit != null) {
-            return explicit;
-        }
-        String env = System.getenv("TRIAGE_HOME");
-        if (env != null && !env.isBlank()) {
-            return Path.of(env);
-        }
-        Path cwd = Path.of("").toAbsolutePath();
-        if (isHome(cwd)) {
-            return cwd;
-        }
+        return locateHome(explicit).path();
+    }
+
+    /**
+     * Where {@code rules/} and {@code knowledge-base/} are: {@code --home DIR}, else {@code TRIAGE_HOME}, else the
+     * installation's own (the directory of the jar or its parent: a checkout's {@code target/triage.jar}).
+     * Rules are code: the working directory is never used on its own, only when named ({@code --home .}).
+     *
+     * @throws KnowledgeException when no home is named and the installation has none
+     */
+    public static Home locateHome(Path explicit) {
+        Path installed;
         try {
-            Path jar = Path.of(Triage.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            for (Path p = jar.getParent(); p != null; p = p.getParent()) {
-                if (isHome(p)) {
-                    return p;
+            installed = Path.of(Triage.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (Exception e) {
+            installed = null;
+        }
+        return findHome(explicit, System.getenv(), Path.of("").toAbsolutePath(), installed);
+    }
+
+    /**
+     * {@link #locateHome(Path)} with its inputs given: the environment, the working directory and where the
+     * product's code was loaded from (a jar, or a classes directory), or null when unknown.
+     */
+    static Home findHome(Path explicit, Map<String, String> env, Path cwd, Path codeSource) {
+        Path here = isHome(cwd) ? cwd.toAbsolutePath().normalize() : null;
+        Path installed = null;
+        if (codeSource != null) {
+            Path dir = codeSource.toAbsolutePath().normalize().getParent();
+            for (int up = 0; dir != null && up < 2 && installed == null; up++, dir = dir.getParent()) {
+                if (isHome(dir)) {
+                    installed = dir;
                 }
             }
-        } catch (Exception e) {
-            // fall through to the working directory
         }
-        return cwd;
+        String named = env.get("TRIAGE_HOME");
+        Path chosen = explicit != null ? cwd.resolve(explicit).toAbsolutePath().normalize()
+                : named != null && !named.isBlank() ? cwd.resolve(named).toAbsolutePath().normalize() : null;
+        if (chosen != null) {
+            // naming the installation's own home is no different from not naming one
+            Home.Source source = chosen.equals(installed) ? Home.Source.INSTALLATION
+                    : explicit != null ? Home.Source.OPTION : Home.Source.ENVIRONMENT;
+            return new Home(chosen, source, null);
+        }
+        if (installed != null) {
+            return new Home(installed, Home.Source.INSTALLATION, here == null || here.equals(installed) ? null : here);
+        }
+        throw new KnowledgeException("no rules/ and knowledge-base/ beside the installation"
+                + (codeSource == null ? "" : " (" + codeSource + ")")
+                + "; name a directory that holds them with --home DIR or TRIAGE_HOME");
     }
 
     private static boolean isHome(Path p) {

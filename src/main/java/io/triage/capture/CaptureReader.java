@@ -1,18 +1,25 @@
 package io.triage.capture;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,10 +29,23 @@ import java.util.stream.Stream;
  * Reads a capture directory as {@code CAPTURE-FORMAT.md} describes it. Never trusts the files: bad
  * bytes are replaced, huge files are read from their end only (the tail is what matters for a log and
  * a probe's last lines), odd {@code _probes.txt} lines are noted and skipped.
+ *
+ * <p>A capture is data, not a view of this machine's file system: only the directory's own regular files
+ * are read. A symbolic link (to a file or a directory, inside the capture or out of it) is not followed, and
+ * a pipe, device or socket is not opened (a pipe would block the reader for ever); each is named in a note by
+ * its own file name only, never by its target or content. The whole capture is read within a byte budget and
+ * a number of probes, so a directory of huge or countless files cannot exhaust memory.
+ *
+ * <p>What remains: a file that is replaced by a pipe between the check and the open would block that read;
+ * that needs someone writing into the capture directory while it is replayed.
  */
 public final class CaptureReader {
     /** Largest part of one file that is kept, bytes: the end of the file. */
     public static final int MAX_FILE_BYTES = 2 * 1024 * 1024;
+    /** Most bytes read from one whole capture; files beyond it are skipped with a note. */
+    public static final long MAX_CAPTURE_BYTES = 64L * 1024 * 1024;
+    /** Most probes read from one capture. */
+    public static final int MAX_PROBES = 256;
 
     private static final Pattern PROBE_LINE =
             Pattern.compile("^\\s*([A-Za-z0-9_.-]+)((?:\\s+[a-z]+=\\S*)*)\\s*$");
@@ -50,16 +70,17 @@ public final class CaptureReader {
         if (!Files.isDirectory(dir)) {
             throw new CaptureException("not a capture directory (a capture is a directory of probe files): " + dir);
         }
-        List<String> notes = new ArrayList<>();
+        Reading r = new Reading();
+        List<String> notes = r.notes;
         Map<String, Integer> rcs = new LinkedHashMap<>();
         Map<String, Double> secs = new LinkedHashMap<>();
         Path probesFile = dir.resolve("_probes.txt");
-        if (Files.isRegularFile(probesFile)) {
-            readProbesTable(text(probesFile, notes), rcs, secs, notes);
+        if (r.regular(probesFile)) {
+            readProbesTable(r.text(probesFile), rcs, secs, notes);
         }
         TreeSet<String> names = new TreeSet<>(rcs.keySet());
         try (Stream<Path> files = Files.list(dir)) {
-            files.filter(Files::isRegularFile).forEach(p -> {
+            files.forEach(p -> {
                 String f = p.getFileName().toString();
                 int dot = f.lastIndexOf('.');
                 if (dot <= 0) {
@@ -67,32 +88,42 @@ public final class CaptureReader {
                 }
                 String base = f.substring(0, dot);
                 String ext = f.substring(dot + 1);
-                if ((ext.equals("out") || ext.equals("err") || ext.equals("cmd")) && !META_FILES.contains(base)) {
-                    names.add(base);
+                boolean probeFile = (ext.equals("out") || ext.equals("err") || ext.equals("cmd")) && !META_FILES.contains(base);
+                if (probeFile || ext.equals("txt")) {
+                    boolean regular = r.regular(p); // notes a link or a pipe even when it is not a probe's file
+                    if (probeFile && regular) {
+                        names.add(base);
+                    }
                 }
             });
         } catch (IOException e) {
             throw new CaptureException("cannot list capture directory " + dir + ": " + e.getMessage(), e);
         }
         Map<String, ProbeOutput> probes = new LinkedHashMap<>();
+        if (names.size() > MAX_PROBES) {
+            notes.add("the capture has " + names.size() + " probes; only the first " + MAX_PROBES + " by name were read");
+        }
         for (String name : names) {
+            if (probes.size() >= MAX_PROBES) {
+                break;
+            }
             boolean[] truncated = new boolean[1];
-            String cmd = optional(dir.resolve(name + ".cmd"), notes, truncated);
-            String out = optional(dir.resolve(name + ".out"), notes, truncated);
-            String err = optional(dir.resolve(name + ".err"), notes, truncated);
+            String cmd = optional(r, dir.resolve(name + ".cmd"), truncated);
+            String out = optional(r, dir.resolve(name + ".out"), truncated);
+            String err = optional(r, dir.resolve(name + ".err"), truncated);
             probes.put(name, new ProbeOutput(name, cmd == null ? null : cmd.strip(), out, err,
                     rcs.get(name), secs.get(name), truncated[0]));
         }
         Path savedNotes = dir.resolve("notes.txt");
-        if (Files.isRegularFile(savedNotes)) {
-            for (String line : text(savedNotes, notes).split("\n")) {
+        if (r.regular(savedNotes)) {
+            for (String line : r.text(savedNotes).split("\n")) {
                 if (!line.isBlank()) {
                     notes.add(line.strip());
                 }
             }
         }
-        Map<String, String> target = keyValues(dir.resolve("target.txt"), notes);
-        Map<String, String> intent = keyValues(dir.resolve("intent.txt"), notes);
+        Map<String, String> target = keyValues(r, dir.resolve("target.txt"));
+        Map<String, String> intent = keyValues(r, dir.resolve("intent.txt"));
         if (probes.isEmpty() && target.isEmpty() && intent.isEmpty()) {
             throw new CaptureException("no probe output in " + dir
                     + " (expected files such as health.out, gpus.out, log_tail.out, _probes.txt)");
@@ -132,12 +163,13 @@ public final class CaptureReader {
         }
     }
 
-    private Map<String, String> keyValues(Path file, List<String> notes) {
+    private Map<String, String> keyValues(Reading r, Path file) {
+        List<String> notes = r.notes;
         Map<String, String> map = new LinkedHashMap<>();
-        if (!Files.isRegularFile(file)) {
+        if (!r.regular(file)) {
             return map;
         }
-        for (String line : text(file, notes).split("\n")) {
+        for (String line : r.text(file).split("\n")) {
             String s = line.strip();
             if (s.isEmpty() || s.startsWith("#")) {
                 continue;
@@ -152,60 +184,121 @@ public final class CaptureReader {
         return map;
     }
 
-    private String optional(Path file, List<String> notes, boolean[] truncated) {
-        if (!Files.isRegularFile(file)) {
+    private String optional(Reading r, Path file, boolean[] truncated) {
+        if (!r.regular(file)) {
             return null;
         }
-        try {
-            long size = Files.size(file);
-            if (size > maxFileBytes) {
-                truncated[0] = true;
-                notes.add(file.getFileName() + " is " + size + " bytes; only its last " + maxFileBytes
-                        + " bytes were read");
-            }
-        } catch (IOException e) {
-            // size unknown: read what can be read below
+        String text = r.text(file);
+        if (r.lastTruncated) {
+            truncated[0] = true;
         }
-        return text(file, notes);
+        return text;
     }
 
-    /** Reads at most the last {@code maxFileBytes} of a file as UTF-8, replacing malformed bytes. */
-    private String text(Path file, List<String> notes) {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
-            long size = raf.length();
-            long start = Math.max(0, size - maxFileBytes);
-            byte[] bytes = new byte[(int) (size - start)];
-            raf.seek(start);
-            raf.readFully(bytes);
-            int from = 0;
-            if (start > 0) {
-                // skip the partial first line so that a cut never yields half a line
-                while (from < bytes.length && bytes[from] != '\n') {
-                    from++;
-                }
-                from = Math.min(bytes.length, from + 1);
+    /** One read of one capture: its notes, what was refused, and the bytes read so far. */
+    private final class Reading {
+        final List<String> notes = new ArrayList<>();
+        private final Set<String> refused = new HashSet<>();
+        private long bytesRead;
+        boolean lastTruncated;
+
+        /**
+         * Whether {@code file} is a regular file of the capture itself, looked at without following a link; a
+         * link, pipe, device or socket is noted once, by its own name only.
+         */
+        boolean regular(Path file) {
+            BasicFileAttributes a;
+            try {
+                a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException e) {
+                return false; // absent: unknown, not an error
             }
-            return decode(bytes, from, file, notes);
-        } catch (IOException e) {
-            notes.add(file.getFileName() + " unreadable: " + e.getMessage());
+            String name = file.getFileName().toString();
+            if (a.isRegularFile()) {
+                return true;
+            }
+            if (a.isSymbolicLink()) {
+                if (refused.add(name)) {
+                    notes.add(printableName(name) + " is a symbolic link: not followed (a capture is read only from its own files)");
+                }
+            } else if (a.isOther()) {
+                if (refused.add(name)) {
+                    notes.add(printableName(name) + " is not a regular file (a pipe, device or socket): not read");
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Reads at most the last {@code maxFileBytes} of a file as UTF-8, replacing malformed bytes; the open
+         * itself refuses a symbolic link that replaced the file after {@link #regular} looked at it.
+         */
+        String text(Path file) {
+            lastTruncated = false;
+            String name = printableName(file.getFileName().toString());
+            try (SeekableByteChannel ch = Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+                long size = ch.size();
+                if (bytesRead >= MAX_CAPTURE_BYTES) {
+                    notes.add(name + " not read: the capture is larger than the " + (MAX_CAPTURE_BYTES >> 20)
+                            + " MiB read from one capture");
+                    return "";
+                }
+                long keep = Math.min(Math.min(size, maxFileBytes), MAX_CAPTURE_BYTES - bytesRead);
+                if (keep < size) {
+                    lastTruncated = true;
+                    notes.add(name + " is " + size + " bytes; only its last " + keep + " bytes were read");
+                }
+                long start = size - keep;
+                ByteBuffer buf = ByteBuffer.allocate((int) keep);
+                ch.position(start);
+                while (buf.hasRemaining() && ch.read(buf) > 0) {
+                    // read until full or end of file (a file may shrink while read)
+                }
+                bytesRead += buf.position();
+                byte[] bytes = buf.array();
+                int len = buf.position();
+                int from = 0;
+                if (start > 0) {
+                    // skip the partial first line so that a cut never yields half a line
+                    while (from < len && bytes[from] != '\n') {
+                        from++;
+                    }
+                    from = Math.min(len, from + 1);
+                }
+                return decode(bytes, from, len, name, notes);
+            } catch (AccessDeniedException e) {
+                notes.add(name + " unreadable: permission denied");
+            } catch (NoSuchFileException e) {
+                notes.add(name + " disappeared while the capture was read");
+            } catch (IOException e) {
+                // the message may name another path (a link's target): say only what kind of failure it was
+                notes.add(name + " unreadable (" + (e.getClass() == IOException.class ? "I/O error" : e.getClass().getSimpleName()) + ")");
+            }
             return "";
         }
     }
 
-    private static String decode(byte[] bytes, int from, Path file, List<String> notes) {
+    /** A file name as it may appear in a note: control characters shown as '?', long names cut. */
+    static String printableName(String name) {
+        StringBuilder b = new StringBuilder();
+        name.codePoints().limit(120).forEach(c -> b.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        return b.toString();
+    }
+
+    private static String decode(byte[] bytes, int from, int len, String file, List<String> notes) {
         CharsetDecoder strict = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer buf = ByteBuffer.wrap(bytes, from, bytes.length - from);
+        ByteBuffer buf = ByteBuffer.wrap(bytes, from, len - from);
         String s;
         try {
             s = strict.decode(buf).toString();
         } catch (CharacterCodingException e) {
-            notes.add(file.getFileName() + " is not valid UTF-8; bad bytes shown as \uFFFD");
-            s = new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
+            notes.add(file + " is not valid UTF-8; bad bytes shown as \uFFFD");
+            s = new String(bytes, from, len - from, StandardCharsets.UTF_8);
         }
         if (s.indexOf('\0') >= 0) {
-            notes.add(file.getFileName() + " contains NUL bytes (binary data?); they were dropped");
+            notes.add(file + " contains NUL bytes (binary data?); they were dropped");
             s = s.replace("\0", "");
         }
         return s.replace("\r\n", "\n");

@@ -2,7 +2,6 @@ package io.triage.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.triage.Triage;
-import io.triage.capture.CaptureWriter;
 import io.triage.collect.LookFailure;
 import io.triage.collect.ProbeBundle;
 import io.triage.collect.SshCollector;
@@ -10,6 +9,8 @@ import io.triage.collect.SshTarget;
 import io.triage.explain.Diagnosis;
 import io.triage.explain.JsonRenderer;
 import io.triage.explain.TextRenderer;
+import io.triage.look.HostLooks;
+import io.triage.look.HostLooks.Outcome;
 import io.triage.safety.Safe;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,10 +28,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /** {@code triage diagnose HOST…}: look at hosts over SSH and diagnose each with the same engine as replay. */
 @Command(name = "diagnose", mixinStandardHelpOptions = true,
@@ -83,9 +80,6 @@ final class Diagnose implements Callable<Integer> {
     @Option(names = "--details", description = "With several hosts, print each diagnosis, not only the summary table.")
     boolean details;
 
-    /** One host's result. */
-    record Outcome(String host, Diagnosis diagnosis, LookFailure failure, double seconds) { }
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = parent.spec.commandLine().getOut();
@@ -126,68 +120,31 @@ final class Diagnose implements Callable<Integer> {
         SshCollector.Options opts = new SshCollector.Options(knownHosts != null ? knownHosts : defaults.knownHosts(),
                 acceptNew, identities, sshConfig, defaults.connectTimeout(), Duration.ofSeconds(deadlineSeconds));
         try (SshCollector collector = new SshCollector(opts)) {
+            HostLooks looks = new HostLooks(triage, collector);
             if (targets.size() == 1) {
-                Outcome o = lookOne(triage, collector, targets.get(0), bundle, save);
+                Outcome o = looks.look(targets.get(0), bundle, intent, save);
                 print(o, out, true);
-                return o.failure() == null ? Main.OK : LOOK_FAILED;
+                return o.failed() ? LOOK_FAILED : Main.OK;
             }
-            return fleet(triage, collector, targets, bundle, out, err);
+            return fleet(looks, targets, bundle, out, err);
         }
     }
 
-    private Outcome lookOne(java.util.concurrent.CompletableFuture<Triage> triage, SshCollector collector, SshTarget t,
-                            ProbeBundle template, Path saveDir) {
-        // a fresh bundle (fresh nonce) per host
-        ProbeBundle bundle = ProbeBundle.forTarget(template.server(), template.port() > 0 ? template.port() : null,
-                template.log().isEmpty() ? null : template.log());
-        SshCollector.Look look = collector.look(t, bundle, intent);
-        if (look instanceof SshCollector.Failed f) {
-            return new Outcome(t.toString(), null, f.failure(), f.elapsed().toMillis() / 1000.0);
-        }
-        SshCollector.Collected c = (SshCollector.Collected) look;
-        if (saveDir != null) {
-            try {
-                CaptureWriter.write(triage.join().redactor().redact(c.capture()), saveDir);
-            } catch (IOException e) {
-                return new Outcome(t.toString(), null, new LookFailure(t.toString(), "save-failed",
-                        "the capture could not be saved: " + e.getMessage(), "check " + saveDir), 0);
-            }
-        }
-        Diagnosis d;
-        try {
-            d = triage.join().diagnose(c.capture(), Map.of());
-        } catch (java.util.concurrent.CompletionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : e;
-        }
-        return new Outcome(t.toString(), d, null, c.elapsed().toMillis() / 1000.0);
-    }
-
-    private int fleet(java.util.concurrent.CompletableFuture<Triage> triage, SshCollector collector, List<SshTarget> targets, ProbeBundle bundle,
-                      PrintWriter out, PrintWriter err) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(parallel, targets.size())));
-        CompletionService<Outcome> done = new ExecutorCompletionService<>(pool);
-        for (SshTarget t : targets) {
-            Path dir = save == null ? null : save.resolve(t.toString().replaceAll("[^A-Za-z0-9._@-]", "_"));
-            done.submit(() -> lookOne(triage, collector, t, bundle, dir));
-        }
-        List<Outcome> outcomes = new ArrayList<>();
+    private int fleet(HostLooks looks, List<SshTarget> targets, ProbeBundle bundle, PrintWriter out, PrintWriter err)
+            throws InterruptedException {
         long start = System.nanoTime();
-        try {
-            for (int i = 0; i < targets.size(); i++) {
-                Outcome o = done.take().get();
-                outcomes.add(o);
-                err.printf("[%d/%d] %s: %s (%.1f s)%n", i + 1, targets.size(), Safe.forTerminal(o.host()),
-                        Safe.forTerminal(verdict(o)), o.seconds());
-                err.flush();
-                if (format == Main.Format.json) {
-                    print(o, out, false);
-                } else if (details) {
-                    print(o, out, true);
-                }
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        int[] n = {0};
+        List<Outcome> outcomes = new ArrayList<>(looks.sweep(targets, bundle, intent,
+                save == null ? null : t -> save.resolve(HostLooks.saveName(t)), parallel, o -> {
+                    err.printf("[%d/%d] %s: %s (%.1f s)%n", ++n[0], targets.size(), Safe.forTerminal(o.host()),
+                            Safe.forTerminal(o.verdict()), o.seconds());
+                    err.flush();
+                    if (format == Main.Format.json) {
+                        print(o, out, false);
+                    } else if (details) {
+                        print(o, out, true);
+                    }
+                }));
         double secs = (System.nanoTime() - start) / 1e9;
         if (format == Main.Format.text) {
             outcomes.sort((a, b) -> a.host().compareTo(b.host()));
@@ -195,21 +152,13 @@ final class Diagnose implements Callable<Integer> {
             out.printf("%-" + w + "s  %-34s  %-10s  %7s%n", "HOST", "VERDICT", "CONFIDENCE", "SECONDS");
             for (Outcome o : outcomes) {
                 out.printf(Locale.ROOT, "%-" + w + "s  %-34s  %-10s  %7.1f%n", Safe.forTerminal(o.host()),
-                        Safe.forTerminal(verdict(o)),
+                        Safe.forTerminal(o.verdict()),
                         o.diagnosis() == null ? "-" : Safe.forTerminal(o.diagnosis().confidence()), o.seconds());
             }
             out.printf(Locale.ROOT, "%d hosts in %.1f s (%.1f hosts/s)%n", outcomes.size(), secs, outcomes.size() / secs);
         }
         out.flush();
-        return outcomes.stream().allMatch(o -> o.failure() == null) ? Main.OK : LOOK_FAILED;
-    }
-
-    private static String verdict(Outcome o) {
-        if (o.failure() != null) {
-            return "look failed: " + o.failure().kind();
-        }
-        Diagnosis d = o.diagnosis();
-        return d.cause() + (d.subtype().isEmpty() ? "" : "/" + d.subtype());
+        return outcomes.stream().allMatch(o -> !o.failed()) ? Main.OK : LOOK_FAILED;
     }
 
     private void print(Outcome o, PrintWriter out, boolean pretty) {

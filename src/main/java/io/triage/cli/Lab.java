@@ -3,6 +3,7 @@ package io.triage.cli;
 import io.triage.Triage;
 import io.triage.collect.ProbeBundle;
 import io.triage.collect.SshCollector;
+import io.triage.look.HostLooks;
 import io.triage.collect.SshTarget;
 import io.triage.explain.Diagnosis;
 import io.triage.explain.TextRenderer;
@@ -113,6 +114,7 @@ final class Lab {
                         Duration.ofSeconds(10), Duration.ofSeconds(60)))) {
                     collector.addIdentity(client);
                     TextRenderer text = new TextRenderer(4);
+                    HostLooks looks = new HostLooks(triage, collector);
                     for (String name : lab.hosts()) {
                         if (only != null && !only.contains(name)) {
                             continue;
@@ -123,13 +125,13 @@ final class Lab {
                             out.printf("     (the operator says they launched: %s)%n", host.intent());
                         }
                         long start = System.nanoTime();
-                        SshCollector.Look look = collector.look(new SshTarget(name, LabServer.ADDRESS, lab.port()),
-                                ProbeBundle.forTarget(null, null, null), host.intent());
-                        if (look instanceof SshCollector.Failed f) {
-                            out.printf("could not look: %s — %s%n", f.failure().kind(), f.failure().message());
+                        HostLooks.Outcome o = looks.look(new SshTarget(name, LabServer.ADDRESS, lab.port()),
+                                ProbeBundle.forTarget(null, null, null), host.intent(), null);
+                        if (o.failed()) {
+                            out.printf("could not look: %s — %s%n", o.failure().kind(), o.failure().message());
                             continue;
                         }
-                        Diagnosis d = triage.diagnose(((SshCollector.Collected) look).capture(), java.util.Map.of());
+                        Diagnosis d = o.diagnosis();
                         out.print(full ? text.render(d) : text.renderBrief(d));
                         out.printf("     (%d ms over SSH, %d rules fired)%n", (System.nanoTime() - start) / 1_000_000,
                                 d.engine().rulesFired());

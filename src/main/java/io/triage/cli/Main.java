@@ -31,7 +31,7 @@ public final class Main implements Callable<Integer> {
     public static final int BAD_INPUT = 2;
     public static final int BROKEN_KNOWLEDGE = 3;
 
-    @Option(names = "--home", description = "Directory holding rules/ and knowledge-base/ (default: found from the working directory or the jar).")
+    @Option(names = "--home", description = "Directory holding rules/ and knowledge-base/ (default: TRIAGE_HOME, else the installation's own; the working directory only as --home .).")
     Path home;
 
     @CommandLine.Spec
@@ -59,9 +59,18 @@ public final class Main implements Callable<Integer> {
         return OK;
     }
 
-    /** The product, its redaction digests under this user's key on this machine (saved captures replay alike). */
+    /**
+     * Loads the product from its home, saying on stderr where that is when it is not the installation's own;
+     * its redaction digests are under this user's key on this machine (saved captures replay alike).
+     */
     Triage triage() {
-        return Triage.load(Triage.findHome(home), RedactionKey.installation());
+        Triage.Home h = Triage.locateHome(home);
+        h.announcement().ifPresent(line -> {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println(Safe.forTerminal(line));
+            err.flush();
+        });
+        return Triage.load(h.path(), RedactionKey.installation());
     }
 
     /** An error for stderr: made safe to print (a message may quote a host's words or a file name). */

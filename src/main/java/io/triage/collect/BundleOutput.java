@@ -3,7 +3,9 @@ package io.triage.collect;
 import io.triage.capture.Capture;
 import io.triage.capture.ProbeOutput;
 
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -16,55 +18,206 @@ import java.util.regex.Pattern;
  * Reads what the probe bundle printed back into a {@link Capture}: each probe's stdout, stderr, exit
  * code and duration, plus what the script discovered or assumed. Lines without the run's nonce (a
  * login banner, a shell's noise) are ignored; a run cut short leaves the probes it did not reach absent.
+ *
+ * <p>The answer is read as a stream ({@link Reader}), line by line as it arrives: noise is dropped at once,
+ * each probe's frame is decoded when its line ends, and no line longer than the script can print is kept.
+ * What a look holds is the decoded probe output, never the whole answer. Only the probes the bundle runs
+ * are taken: a frame for any other name did not come from the script.
  */
 public final class BundleOutput {
+    /** Longest line the script prints: a base64 frame of a probe's capped output, with slack for the tag lines. */
+    static final int MAX_LINE = (Math.max(ProbeBundle.MAX_OUT, ProbeBundle.MAX_ERR) + 2) / 3 * 4 + 256;
+
     private BundleOutput() {
     }
 
     public static Capture parse(String source, ProbeBundle bundle, String stdout, Map<String, String> intent,
                                 List<String> extraNotes) {
-        String tag = "@@" + bundle.nonce() + " ";
-        Pattern probeLine = Pattern.compile("^probe ([a-z_]+) rc=(-?\\d+) ms=(-?\\d+)$");
-        Map<String, ProbeOutput> probes = new LinkedHashMap<>();
-        Map<String, String> target = new LinkedHashMap<>(bundle.target());
-        List<String> notes = new ArrayList<>(extraNotes);
-        Map<String, ProbeBundle.Probe> known = new LinkedHashMap<>();
-        for (ProbeBundle.Probe p : bundle.probes()) {
-            known.put(p.name(), p);
-        }
-        String[] lines = stdout.split("\n", -1);
-        boolean ended = false;
-        for (int i = 0; i < lines.length; i++) {
-            String line = lines[i];
-            if (!line.startsWith(tag)) {
-                continue;
+        Reader r = new Reader(bundle);
+        byte[] bytes = stdout.getBytes(StandardCharsets.UTF_8);
+        r.write(bytes, 0, bytes.length);
+        return r.capture(source, intent, extraNotes);
+    }
+
+    /**
+     * The bundle's answer as an output stream: feed it what the host sends, then ask for the {@link #capture}.
+     * Holds at most one line of {@link #MAX_LINE} bytes besides the decoded probe outputs.
+     */
+    public static final class Reader extends OutputStream {
+        private static final Pattern PROBE_LINE = Pattern.compile("^probe ([a-z_]+) rc=(-?\\d{1,9}) ms=(-?\\d{1,9})$");
+
+        private final ProbeBundle bundle;
+        private final byte[] tag;
+        private final Map<String, ProbeBundle.Probe> known = new LinkedHashMap<>();
+        private final Map<String, Frame> frames = new LinkedHashMap<>();
+        private final Map<String, String> target;
+        private final List<String> notes = new ArrayList<>();
+        private byte[] line = new byte[256];
+        private int len;
+        private boolean overlong;
+        private Frame pending;
+        private int pendingPart; // 1: the next line is stdout, 2: stderr
+        private boolean ended;
+        private int unknownNoted;
+
+        public Reader(ProbeBundle bundle) {
+            this.bundle = bundle;
+            this.tag = ("@@" + bundle.nonce() + " ").getBytes(StandardCharsets.US_ASCII);
+            this.target = new LinkedHashMap<>(bundle.target());
+            for (ProbeBundle.Probe p : bundle.probes()) {
+                known.put(p.name(), p);
             }
-            String body = line.substring(tag.length()).strip();
-            Matcher m = probeLine.matcher(body);
+        }
+
+        /** One probe's answer as it arrives: decoded bytes, turned into text only when the capture is made. */
+        private static final class Frame {
+            final String name;
+            final int rc;
+            final double seconds;
+            byte[] out;
+            byte[] err;
+            boolean outBad;
+            boolean errBad;
+
+            Frame(String name, int rc, double seconds) {
+                this.name = name;
+                this.rc = rc;
+                this.seconds = seconds;
+            }
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int n) {
+            for (int i = off; i < off + n; i++) {
+                byte c = b[i];
+                if (c == '\n') {
+                    endLine();
+                } else if (!overlong) {
+                    if (len == MAX_LINE) {
+                        overlong = true; // the rest of this line is dropped as it comes
+                    } else {
+                        if (len == line.length) {
+                            line = Arrays.copyOf(line, Math.min(MAX_LINE, line.length * 2));
+                        }
+                        line[len++] = c;
+                    }
+                }
+            }
+        }
+
+        private void endLine() {
+            try {
+                if (pending != null) {
+                    frame();
+                } else if (!overlong && startsWithTag()) {
+                    tagged(new String(line, tag.length, len - tag.length, StandardCharsets.UTF_8).strip());
+                }
+            } finally {
+                len = 0;
+                overlong = false;
+                if (line.length > 4096) {
+                    line = new byte[256]; // a long frame line is not kept alive between frames
+                }
+            }
+        }
+
+        private boolean startsWithTag() {
+            if (len < tag.length) {
+                return false;
+            }
+            for (int i = 0; i < tag.length; i++) {
+                if (line[i] != tag[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private void frame() {
+            Frame f = pending;
+            byte[] decoded = null;
+            boolean bad = false;
+            if (overlong) {
+                notes.add(f.name + ": output frame longer than the probe script ever prints; dropped");
+                bad = true;
+            } else {
+                int end = len;
+                while (end > 0 && (line[end - 1] == '\r' || line[end - 1] == ' ')) {
+                    end--;
+                }
+                try {
+                    decoded = Base64.getDecoder().decode(Arrays.copyOf(line, end));
+                } catch (IllegalArgumentException e) {
+                    notes.add(f.name + ": output frame not readable (" + e.getMessage() + ")");
+                    bad = true;
+                }
+            }
+            if (pendingPart == 1) {
+                f.out = decoded;
+                f.outBad = bad;
+                pendingPart = 2;
+            } else {
+                f.err = decoded;
+                f.errBad = bad;
+                pending = null;
+            }
+        }
+
+        private void tagged(String body) {
+            Matcher m = PROBE_LINE.matcher(body);
             if (m.matches()) {
                 String name = m.group(1);
-                String out = i + 1 < lines.length ? decode(lines[i + 1], name, notes) : null;
-                String err = i + 2 < lines.length ? decode(lines[i + 2], name, notes) : null;
-                i += 2;
-                ProbeBundle.Probe p = known.get(name);
-                int rc = Integer.parseInt(m.group(2));
-                double secs = Integer.parseInt(m.group(3)) / 1000.0;
-                String cmd = p == null ? null : p.display(io.triage.parse.Text.parseInt(target.getOrDefault("port", "-1"), -1),
-                        target.getOrDefault("log", ""));
-                probes.put(name, new ProbeOutput(name, cmd, out, err, rc, secs, false));
+                Frame f = new Frame(name, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)) / 1000.0);
+                pending = f;
+                pendingPart = 1;
+                if (known.containsKey(name)) {
+                    frames.put(name, f);
+                } else if (unknownNoted++ < 3) {
+                    notes.add("the host sent a result for a probe the bundle does not run; ignored");
+                }
             } else if (body.startsWith("discovered ") || body.startsWith("assumed ")) {
                 discovery(body, target, notes);
             } else if (body.equals("end")) {
                 ended = true;
             }
         }
-        if (!ended) {
-            notes.add("the probe run was cut short: probes it did not reach are absent (unknown)");
+
+        /** Whether any probe's result has come back so far. */
+        public synchronized boolean anyProbe() {
+            return !frames.isEmpty();
         }
-        if (!target.containsKey("log")) {
-            notes.add("no log path given or found: the log was not read (give --log)");
+
+        /** The capture of what came so far; a last line without its newline is read too. */
+        public synchronized Capture capture(String source, Map<String, String> intent, List<String> extraNotes) {
+            if (len > 0 || overlong) {
+                endLine();
+            }
+            Map<String, ProbeOutput> probes = new LinkedHashMap<>();
+            int port = io.triage.parse.Text.parseInt(target.getOrDefault("port", "-1"), -1);
+            for (Frame f : frames.values()) {
+                ProbeBundle.Probe p = known.get(f.name);
+                String cmd = p.display(port, target.getOrDefault("log", ""));
+                probes.put(f.name, new ProbeOutput(f.name, cmd, text(f.out), text(f.err), f.rc, f.seconds, false));
+            }
+            List<String> all = new ArrayList<>(extraNotes);
+            all.addAll(notes);
+            if (!ended) {
+                all.add("the probe run was cut short: probes it did not reach are absent (unknown)");
+            }
+            if (!target.containsKey("log")) {
+                all.add("no log path given or found: the log was not read (give --log)");
+            }
+            return new Capture(source, probes, new LinkedHashMap<>(target), intent, all);
         }
-        return new Capture(source, probes, target, intent, notes);
+
+        private static String text(byte[] b) {
+            return b == null ? null : new String(b, StandardCharsets.UTF_8).replace("\r\n", "\n");
+        }
     }
 
     private static final Pattern PORT_LINE =
@@ -101,15 +254,4 @@ public final class BundleOutput {
         }
     }
 
-    private static String decode(String b64, String probe, List<String> notes) {
-        if (b64.isEmpty()) {
-            return "";
-        }
-        try {
-            return new String(Base64.getDecoder().decode(b64.strip()), StandardCharsets.UTF_8).replace("\r\n", "\n");
-        } catch (IllegalArgumentException e) {
-            notes.add(probe + ": output frame not readable (" + e.getMessage() + ")");
-            return null;
-        }
-    }
 }

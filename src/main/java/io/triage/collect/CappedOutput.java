@@ -4,39 +4,102 @@ import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
-/** Keeps at most {@code cap} bytes of what a host sends; the rest is counted, not kept. */
-final class CappedOutput extends OutputStream {
-    private final ByteArrayOutputStream kept = new ByteArrayOutputStream(64 << 10);
-    private final int cap;
+/**
+ * One host's answer against one byte budget for standard output and standard error together. Standard
+ * output is handed on as it arrives (to the streaming {@link BundleOutput.Reader}), so the answer is never
+ * held in full; of standard error only the first {@code errKeep} bytes are kept (for a note). Once the budget
+ * is spent nothing more is passed on, and {@link #overflowed()} tells the look to stop.
+ */
+final class CappedOutput {
+    private final long cap;
+    private final OutputStream stdoutSink;
+    private final ByteArrayOutputStream errKept;
+    private final int errKeep;
+    private long received;
     private volatile boolean overflowed;
 
-    CappedOutput(int cap) {
+    private final OutputStream stdout = new OutputStream() {
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            int n = take(len);
+            if (n > 0) {
+                try {
+                    stdoutSink.write(b, off, n);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        }
+    };
+
+    private final OutputStream stderr = new OutputStream() {
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            int n = take(len);
+            synchronized (errKept) {
+                int room = errKeep - errKept.size();
+                errKept.write(b, off, Math.max(0, Math.min(n, room)));
+            }
+        }
+    };
+
+    /**
+     * @param cap most bytes taken from stdout and stderr together
+     * @param stdoutSink where standard output goes as it arrives
+     * @param errKeep how much of standard error is kept
+     */
+    CappedOutput(long cap, OutputStream stdoutSink, int errKeep) {
         this.cap = cap;
+        this.stdoutSink = stdoutSink;
+        this.errKeep = errKeep;
+        this.errKept = new ByteArrayOutputStream(Math.min(errKeep, 4096));
     }
 
-    @Override
-    public synchronized void write(int b) {
-        if (kept.size() < cap) {
-            kept.write(b);
-        } else {
+    /** How many of {@code len} bytes still fit the budget; marks the overflow when not all do. */
+    private synchronized int take(int len) {
+        long room = Math.max(0, cap - received);
+        int n = (int) Math.min(len, room);
+        received += len;
+        if (n < len) {
             overflowed = true;
         }
+        return n;
     }
 
-    @Override
-    public synchronized void write(byte[] b, int off, int len) {
-        int room = cap - kept.size();
-        if (len > room) {
-            overflowed = true;
-        }
-        kept.write(b, off, Math.max(0, Math.min(len, room)));
+    OutputStream stdout() {
+        return stdout;
+    }
+
+    OutputStream stderr() {
+        return stderr;
     }
 
     boolean overflowed() {
         return overflowed;
     }
 
-    synchronized String text() {
-        return kept.toString(StandardCharsets.UTF_8);
+    /** Bytes the host sent, counted even beyond the cap. */
+    synchronized long received() {
+        return received;
+    }
+
+    long cap() {
+        return cap;
+    }
+
+    String errText() {
+        synchronized (errKept) {
+            return errKept.toString(StandardCharsets.UTF_8);
+        }
     }
 }

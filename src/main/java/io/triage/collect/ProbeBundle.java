@@ -20,9 +20,12 @@ import java.util.regex.Pattern;
  * exit.
  */
 public final class ProbeBundle {
-    /** Largest stdout kept per probe, bytes (the end of a log is what matters: probes tail it). */
-    public static final int MAX_OUT = 1 << 20;
-    public static final int MAX_ERR = 64 << 10;
+    /**
+     * Largest stdout kept per probe, bytes (the end of a log is what matters: probes tail it). Small enough
+     * that the whole answer of a host stays within {@link SshCollector#MAX_ANSWER}, which bounds a look's memory.
+     */
+    public static final int MAX_OUT = 256 << 10;
+    public static final int MAX_ERR = 16 << 10;
     private static final Pattern LOG_PATH = Pattern.compile("^/[A-Za-z0-9._/+@:=,~ -]{0,4095}$");
     private static final List<String> SERVERS = List.of("sglang", "vllm", "tgi");
 

@@ -44,9 +44,22 @@ public final class SshCollector implements AutoCloseable {
      * @param connectTimeout for connecting and authenticating
      * @param deadline for the whole look, probes included
      * @param agentSocket an ssh-agent's Unix socket whose keys are offered too, or null
+     * @param answerCap most bytes one host may send back, standard output and error together; a host that
+     *                  sends more is cut off and its look fails as {@code output-cap}
      */
     public record Options(Path knownHosts, boolean acceptNew, List<Path> identities, Path sshConfig,
-                          Duration connectTimeout, Duration deadline, Path agentSocket) {
+                          Duration connectTimeout, Duration deadline, Path agentSocket, long answerCap) {
+        public Options {
+            if (answerCap < 1) {
+                throw new IllegalArgumentException("the answer cap must be positive");
+            }
+        }
+
+        public Options(Path knownHosts, boolean acceptNew, List<Path> identities, Path sshConfig,
+                       Duration connectTimeout, Duration deadline, Path agentSocket) {
+            this(knownHosts, acceptNew, identities, sshConfig, connectTimeout, deadline, agentSocket, MAX_ANSWER);
+        }
+
         /** Options with the ssh-agent of {@code SSH_AUTH_SOCK}, when there is one. */
         public Options(Path knownHosts, boolean acceptNew, List<Path> identities, Path sshConfig,
                        Duration connectTimeout, Duration deadline) {
@@ -73,9 +86,15 @@ public final class SshCollector implements AutoCloseable {
 
     public record Failed(LookFailure failure, Duration elapsed) implements Look { }
 
-    /** Most a look keeps of the host's answer, bytes: every probe's capped output, base64, with slack. */
-    static final int MAX_STDOUT = (ProbeBundle.STANDARD.size() + 2) * (ProbeBundle.MAX_OUT + ProbeBundle.MAX_ERR) / 3 * 4
-            + (1 << 20);
+    /**
+     * Most one host may send back by default, bytes, standard output and error together: every standard
+     * probe's capped output and error as base64 (what the script can print at most), plus 64 KiB for the tag
+     * lines. An honest host never reaches it; a look's memory is bounded by it.
+     */
+    public static final long MAX_ANSWER = (long) ProbeBundle.STANDARD.size()
+            * ((ProbeBundle.MAX_OUT + 2) / 3 * 4 + (ProbeBundle.MAX_ERR + 2) / 3 * 4 + 2) + (64 << 10);
+    /** How much of the remote shell's standard error is kept for a note. */
+    static final int ERR_KEEP = 4 << 10;
 
     private final Options options;
     private final SshClient client;
@@ -171,47 +190,63 @@ public final class SshCollector implements AutoCloseable {
             } catch (IOException e) {
                 return failed(target, classify(e, session), start);
             }
-            // what one bundle can print (base64 of capped probe outputs) plus slack; a host that sends more
-            // is cut off instead of filling this process's memory
-            CappedOutput out = new CappedOutput(MAX_STDOUT);
-            CappedOutput err = new CappedOutput(64 << 10);
+            // the answer is read as it streams in, against one budget for stdout and stderr together: a host
+            // that floods either is cut off instead of filling this process's memory
+            BundleOutput.Reader reader = new BundleOutput.Reader(bundle);
+            CappedOutput answer = new CappedOutput(options.answerCap(), reader, ERR_KEEP);
             boolean cut;
             try (ChannelExec ch = session.createExecChannel("bash -s")) {
                 ch.setIn(new ByteArrayInputStream(bundle.script().getBytes(StandardCharsets.UTF_8)));
-                ch.setOut(out);
-                ch.setErr(err);
+                ch.setOut(answer.stdout());
+                ch.setErr(answer.stderr());
                 ch.open().verify(step(deadlineNanos));
                 execs.incrementAndGet();
                 Set<ClientChannelEvent> ev = Set.of();
-                while (!ev.contains(ClientChannelEvent.CLOSED) && System.nanoTime() < deadlineNanos && !out.overflowed()) {
+                while (!ev.contains(ClientChannelEvent.CLOSED) && System.nanoTime() < deadlineNanos && !answer.overflowed()) {
                     // at least 1 ms: a zero timeout would mean "wait for ever" to MINA
                     long left = Math.max(1_000_000L, Math.min(deadlineNanos - System.nanoTime(), 200_000_000L));
                     ev = ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofNanos(left));
                 }
                 cut = !ev.contains(ClientChannelEvent.CLOSED);
                 if (cut) {
-                    ch.close(false);
+                    ch.close(true);
                 }
             }
+            if (answer.overflowed()) {
+                // more than the probe script can print: whatever came is not a record of the probes
+                return failed(target, new LookFailure(target.toString(), "output-cap",
+                        "the host sent more than " + mib(answer.cap()) + " (standard output and error together), more "
+                                + "than the probe script can print; the look was stopped and nothing it sent was used",
+                        "look at what the account prints with plain ssh (a login script or forced command that "
+                                + "prints without end, or a host that is not what it claims)"), start);
+            }
             List<String> notes = new ArrayList<>();
-            if (out.overflowed()) {
-                notes.add("the host sent more than " + (MAX_STDOUT >> 20) + " MiB: the rest was cut off");
-            } else if (cut) {
+            if (cut) {
                 notes.add("the look exceeded its deadline of " + options.deadline().toSeconds() + " s");
             }
             synchronized (keyNotes) {
                 notes.addAll(keyNotes);
                 keyNotes.clear();
             }
-            String errText = err.text().strip();
+            String errText = answer.errText().strip();
             if (!errText.isEmpty()) {
                 notes.add("the remote shell said: " + (errText.length() > 200 ? errText.substring(0, 200) + "…" : errText));
             }
-            Capture c = BundleOutput.parse("ssh://" + target, bundle, out.text(), intent, notes);
+            Capture c = reader.capture("ssh://" + target, intent, notes);
             if (cut && c.probes().isEmpty()) {
                 return failed(target, new LookFailure(target.toString(), "deadline",
                         "no probe answered within " + options.deadline().toSeconds() + " s",
                         "the host is overloaded or a probe hangs; try again with a longer --deadline"), start);
+            }
+            if (c.probes().isEmpty()) {
+                // an answer without a single probe result is no look at the server: diagnosing it would only
+                // say "insufficient evidence" about a host that was never seen
+                return failed(target, new LookFailure(target.toString(), "no-probes",
+                        "the host answered (" + answer.received() + " bytes) but no probe result came back"
+                                + (errText.isEmpty() ? "" : "; it said on stderr: "
+                                + (errText.length() > 120 ? errText.substring(0, 120) + "…" : errText)),
+                        "the account may have a forced command or a restricted shell, or no bash; run "
+                                + "'triage bundle | ssh HOST bash -s' to see what the host does with the probes"), start);
             }
             return new Collected(c, 1, Duration.ofNanos(System.nanoTime() - start));
         } catch (IOException | RuntimeException e) {
@@ -221,6 +256,10 @@ public final class SshCollector implements AutoCloseable {
                 session.close(false);
             }
         }
+    }
+
+    private static String mib(long bytes) {
+        return bytes >= (1 << 20) ? String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0) : bytes + " bytes";
     }
 
     /** The connect timeout, or what is left of the whole look's deadline when that is less. */

@@ -44,7 +44,15 @@ public final class Diagnoser {
     private final Engine engine;
     private final FactBuilder facts;
 
+    private final String home;
+
     public Diagnoser(KnowledgeBase kb, Engine engine) {
+        this(kb, engine, "");
+    }
+
+    /** @param home where the rules and knowledge came from, reported in every diagnosis's engine section */
+    public Diagnoser(KnowledgeBase kb, Engine engine, String home) {
+        this.home = home == null ? "" : home;
         this.kb = kb;
         this.engine = engine;
         this.facts = new FactBuilder(kb);
@@ -171,7 +179,7 @@ public final class Diagnoser {
         return new Diagnosis(Diagnosis.SCHEMA, source, obs.target(), verdict.cause(), verdict.subtype(),
                 verdict.confidence(), title, spec.summary() == null ? "" : spec.summary().strip(), caveats, views,
                 ruledOut, qs, steps, coverage(probes, unparseable, obs.notes()),
-                new Diagnosis.Engine(run.fired(), List.copyOf(names), run.stoppedAtLimit()));
+                new Diagnosis.Engine(run.fired(), List.copyOf(names), run.stoppedAtLimit(), home));
     }
 
     private List<Diagnosis.Step> steps(Hypothesis verdict, List<Hypothesis> ranked, List<Advice> advice,

@@ -57,8 +57,12 @@ public record Diagnosis(String schema, String source, Target target, String caus
     public record Coverage(List<ProbeView> probes, List<String> absent, List<String> failed,
                            List<String> unparseable, List<String> notes) { }
 
-    /** How the engine got here. */
-    public record Engine(int rulesFired, List<String> rulesFiredNames, boolean stoppedAtLimit) { }
+    /**
+     * How the engine got here.
+     *
+     * @param home the directory whose {@code rules/} and {@code knowledge-base/} were used (absolute), or empty
+     */
+    public record Engine(int rulesFired, List<String> rulesFiredNames, boolean stoppedAtLimit, String home) { }
 
     /**
      * This diagnosis with {@code f} applied to every string in it (the numbers, ids' structure and order
@@ -84,7 +88,7 @@ public record Diagnosis(String schema, String source, Target target, String caus
                         strings(coverage.absent(), f), strings(coverage.failed(), f), strings(coverage.unparseable(), f),
                         strings(coverage.notes(), f)),
                 engine == null ? null : new Engine(engine.rulesFired(), strings(engine.rulesFiredNames(), f),
-                        engine.stoppedAtLimit()));
+                        engine.stoppedAtLimit(), f.apply(engine.home())));
     }
 
     private static List<String> strings(List<String> in, UnaryOperator<String> f) {

@@ -43,13 +43,18 @@ final class Recording {
             if (p.out() == null && p.err() == null && !listed.contains(p.name())) {
                 continue;
             }
-            byte[] out = p.outOrEmpty().getBytes(StandardCharsets.UTF_8);
-            byte[] err = p.errOrEmpty().getBytes(StandardCharsets.UTF_8);
+            // as the bundle does on a real host (head -c): no probe answers with more than the script prints
+            byte[] out = head(p.outOrEmpty().getBytes(StandardCharsets.UTF_8), io.triage.collect.ProbeBundle.MAX_OUT);
+            byte[] err = head(p.errOrEmpty().getBytes(StandardCharsets.UTF_8), io.triage.collect.ProbeBundle.MAX_ERR);
             long ms = p.seconds() == null ? 0 : Math.max(0, Math.round(p.seconds() * 1000));
             probes.put(p.name(), new Probe(p.name(), p.cmd(), out, err, p.rc() == null ? 0 : p.rc(), ms,
                     Base64.getEncoder().encode(out), Base64.getEncoder().encode(err)));
         }
         return new Recording(c, Collections.unmodifiableMap(probes));
+    }
+
+    private static byte[] head(byte[] b, int max) {
+        return b.length <= max ? b : java.util.Arrays.copyOf(b, max);
     }
 
     /** The probe names {@code _probes.txt} lists (first word of each line). */

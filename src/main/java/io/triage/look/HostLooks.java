@@ -1,0 +1,187 @@
+package io.triage.look;
+
+import io.triage.Triage;
+import io.triage.capture.Capture;
+import io.triage.capture.CaptureWriter;
+import io.triage.collect.LookFailure;
+import io.triage.collect.ProbeBundle;
+import io.triage.collect.SshCollector;
+import io.triage.collect.SshTarget;
+import io.triage.engine.RuleBaseException;
+import io.triage.explain.Diagnosis;
+import io.triage.knowledge.KnowledgeException;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The use case "look at these hosts over SSH and diagnose each", shared by the command line, the server
+ * and its API: one host or a sweep of many on a bounded pool, results handed over as each host finishes.
+ * A host whose look or diagnosis fails in any way is a {@link LookFailure} for that host; it never takes the
+ * other hosts' results with it.
+ */
+public final class HostLooks {
+    /** One host's result: a diagnosis, or the reason the look failed. {@code seconds} is the look's wall time. */
+    public record Outcome(String host, Diagnosis diagnosis, LookFailure failure, double seconds) {
+        public boolean failed() {
+            return failure != null;
+        }
+
+        /** {@code cause[/subtype]}, or {@code look failed: kind}. */
+        public String verdict() {
+            if (failure != null) {
+                return "look failed: " + failure.kind();
+            }
+            return diagnosis.cause() + (diagnosis.subtype().isEmpty() ? "" : "/" + diagnosis.subtype());
+        }
+    }
+
+    private final CompletableFuture<Triage> triage;
+    private final SshCollector collector;
+
+    /**
+     * @param triage the product, possibly still compiling its rules (a cold CLI compiles them while the first
+     *               hosts are looked at)
+     */
+    public HostLooks(CompletableFuture<Triage> triage, SshCollector collector) {
+        this.triage = triage;
+        this.collector = collector;
+    }
+
+    public HostLooks(Triage triage, SshCollector collector) {
+        this(CompletableFuture.completedFuture(triage), collector);
+    }
+
+    /**
+     * Looks at one host with a fresh bundle (a fresh nonce) made from {@code template}, optionally saves the
+     * capture, and diagnoses it.
+     */
+    public Outcome look(SshTarget target, ProbeBundle template, Map<String, String> intent, Path saveDir) {
+        long start = System.nanoTime();
+        try {
+            return lookUnguarded(target, template, intent, saveDir);
+        } catch (RuleBaseException | KnowledgeException e) {
+            throw e; // the product itself cannot diagnose: not one host's problem
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            // one host's bad answer must not cost the others theirs; what this look held is released as its
+            // stack unwinds, so the sweep can go on even after running out of memory here
+            String what = e instanceof StackOverflowError ? "stack overflow"
+                    : e instanceof OutOfMemoryError ? "out of memory" : e.getClass().getSimpleName();
+            return new Outcome(target.toString(), null, new LookFailure(target.toString(), "internal-error",
+                    "the answer of this host could not be processed (" + what + ")",
+                    "save the look with --save and report it; the other hosts are unaffected"),
+                    (System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    private Outcome lookUnguarded(SshTarget target, ProbeBundle template, Map<String, String> intent, Path saveDir) {
+        if (saveDir != null) {
+            // refused before the host is asked anything: a look that cannot be saved as asked is not started
+            try {
+                CaptureWriter.prepare(saveDir);
+            } catch (IOException e) {
+                return saveFailed(target, saveDir, e, 0);
+            }
+        }
+        ProbeBundle bundle = ProbeBundle.forTarget(template.server(), template.port() > 0 ? template.port() : null,
+                template.log().isEmpty() ? null : template.log());
+        SshCollector.Look look = collector.look(target, bundle, intent);
+        if (look instanceof SshCollector.Failed f) {
+            return new Outcome(target.toString(), null, f.failure(), f.elapsed().toMillis() / 1000.0);
+        }
+        SshCollector.Collected c = (SshCollector.Collected) look;
+        if (saveDir != null) {
+            try {
+                save(c.capture(), saveDir);
+            } catch (IOException e) {
+                return saveFailed(target, saveDir, e, c.elapsed().toMillis() / 1000.0);
+            }
+        }
+        Diagnosis d;
+        try {
+            d = triage.join().diagnose(c.capture(), Map.of());
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+        return new Outcome(target.toString(), d, null, c.elapsed().toMillis() / 1000.0);
+    }
+
+    /**
+     * THE ONE PLACE a look is written to disk ({@code --save}). A saved capture holds what the host printed;
+     * whatever must not leave the host that way (secrets in command lines, tokens in logs) is to be removed
+     * here, before {@link CaptureWriter#write}, and nowhere else: the product's redactor, the same that
+     * redacts before diagnosing, so the saved capture replays to the verdict of the live look.
+     */
+    private void save(Capture capture, Path dir) throws IOException {
+        Triage product;
+        try {
+            product = triage.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+        CaptureWriter.write(product.redactor().redact(capture), dir);
+    }
+
+    private static Outcome saveFailed(SshTarget target, Path dir, IOException e, double seconds) {
+        String why = e instanceof CaptureWriter.SaveRefused ? e.getMessage()
+                : dir + ": " + e.getClass().getSimpleName().replace("Exception", "") + " (" + e.getMessage() + ")";
+        return new Outcome(target.toString(), null, new LookFailure(target.toString(), "save-failed",
+                "the capture cannot be saved: " + why, "give --save a new directory"), seconds);
+    }
+
+    /**
+     * Looks at every target, at most {@code parallel} at once, calling {@code onDone} (from the calling
+     * thread) as each finishes; returns the outcomes in the order they finished.
+     *
+     * @param saveDir where to save a host's capture, or {@code null} for none
+     */
+    public List<Outcome> sweep(List<SshTarget> targets, ProbeBundle template, Map<String, String> intent,
+                               Function<SshTarget, Path> saveDir, int parallel, Consumer<Outcome> onDone)
+            throws InterruptedException {
+        List<Outcome> outcomes = new ArrayList<>();
+        if (targets.isEmpty()) {
+            return outcomes;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(parallel, targets.size())));
+        CompletionService<Outcome> done = new ExecutorCompletionService<>(pool);
+        try {
+            for (SshTarget t : targets) {
+                done.submit(() -> look(t, template, intent, saveDir == null ? null : saveDir.apply(t)));
+            }
+            for (int i = 0; i < targets.size(); i++) {
+                Outcome o;
+                try {
+                    o = done.take().get();
+                } catch (ExecutionException e) {
+                    // broken rules or knowledge, or an Error other than a stack overflow: nothing can be diagnosed
+                    if (e.getCause() instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    throw new IllegalStateException("a look failed: " + e.getCause(), e.getCause());
+                }
+                outcomes.add(o);
+                onDone.accept(o);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return outcomes;
+    }
+
+    /** The directory name a host's capture is saved under in a sweep. */
+    public static String saveName(SshTarget t) {
+        return t.toString().replaceAll("[^A-Za-z0-9._@-]", "_");
+    }
+}
