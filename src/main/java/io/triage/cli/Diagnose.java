@@ -11,6 +11,7 @@ import io.triage.explain.JsonRenderer;
 import io.triage.explain.TextRenderer;
 import io.triage.look.HostLooks;
 import io.triage.look.HostLooks.Outcome;
+import io.triage.safety.Safe;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -73,6 +74,9 @@ final class Diagnose implements Callable<Integer> {
     @Option(names = "--deadline", defaultValue = "90", description = "Seconds allowed for one whole look (default: ${DEFAULT-VALUE}).")
     int deadlineSeconds;
 
+    @Option(names = "--no-redact", description = "Show (and save) secrets as they are instead of ‹redacted:…›.")
+    boolean noRedact;
+
     @Option(names = "--details", description = "With several hosts, print each diagnosis, not only the summary table.")
     boolean details;
 
@@ -110,7 +114,8 @@ final class Diagnose implements Callable<Integer> {
         }
         // compile the rules while the first hosts are being looked at: both take a second or two cold
         java.util.concurrent.CompletableFuture<Triage> triage =
-                java.util.concurrent.CompletableFuture.supplyAsync(parent::triage);
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> noRedact ? parent.triage().unredacted()
+                        : parent.triage());
         SshCollector.Options defaults = SshCollector.Options.defaults();
         SshCollector.Options opts = new SshCollector.Options(knownHosts != null ? knownHosts : defaults.knownHosts(),
                 acceptNew, identities, sshConfig, defaults.connectTimeout(), Duration.ofSeconds(deadlineSeconds));
@@ -131,7 +136,8 @@ final class Diagnose implements Callable<Integer> {
         int[] n = {0};
         List<Outcome> outcomes = new ArrayList<>(looks.sweep(targets, bundle, intent,
                 save == null ? null : t -> save.resolve(HostLooks.saveName(t)), parallel, o -> {
-                    err.printf("[%d/%d] %s: %s (%.1f s)%n", ++n[0], targets.size(), o.host(), o.verdict(), o.seconds());
+                    err.printf("[%d/%d] %s: %s (%.1f s)%n", ++n[0], targets.size(), Safe.forTerminal(o.host()),
+                            Safe.forTerminal(o.verdict()), o.seconds());
                     err.flush();
                     if (format == Main.Format.json) {
                         print(o, out, false);
@@ -142,11 +148,12 @@ final class Diagnose implements Callable<Integer> {
         double secs = (System.nanoTime() - start) / 1e9;
         if (format == Main.Format.text) {
             outcomes.sort((a, b) -> a.host().compareTo(b.host()));
-            int w = Math.max(4, outcomes.stream().mapToInt(o -> o.host().length()).max().orElse(4));
+            int w = Math.max(4, outcomes.stream().mapToInt(o -> Safe.forTerminal(o.host()).length()).max().orElse(4));
             out.printf("%-" + w + "s  %-34s  %-10s  %7s%n", "HOST", "VERDICT", "CONFIDENCE", "SECONDS");
             for (Outcome o : outcomes) {
-                out.printf(Locale.ROOT, "%-" + w + "s  %-34s  %-10s  %7.1f%n", o.host(), o.verdict(),
-                        o.diagnosis() == null ? "-" : o.diagnosis().confidence(), o.seconds());
+                out.printf(Locale.ROOT, "%-" + w + "s  %-34s  %-10s  %7.1f%n", Safe.forTerminal(o.host()),
+                        Safe.forTerminal(o.verdict()),
+                        o.diagnosis() == null ? "-" : Safe.forTerminal(o.diagnosis().confidence()), o.seconds());
             }
             out.printf(Locale.ROOT, "%d hosts in %.1f s (%.1f hosts/s)%n", outcomes.size(), secs, outcomes.size() / secs);
         }
@@ -173,9 +180,9 @@ final class Diagnose implements Callable<Integer> {
             }
         } else if (o.failure() != null) {
             LookFailure f = o.failure();
-            out.println("Could not look at " + o.host() + ": " + f.kind());
-            out.println("  " + f.message());
-            out.println("  check: " + f.check().replace("\n", "\n         "));
+            out.println("Could not look at " + Safe.forTerminal(o.host()) + ": " + Safe.forTerminal(f.kind()));
+            out.println("  " + Safe.forTerminal(f.message()));
+            out.println("  check: " + Safe.forTerminalText(f.check()).replace("\n", "\n         "));
         } else {
             out.print(new TextRenderer().render(o.diagnosis()));
         }

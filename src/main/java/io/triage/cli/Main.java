@@ -8,6 +8,8 @@ import io.triage.explain.Diagnosis;
 import io.triage.explain.JsonRenderer;
 import io.triage.explain.TextRenderer;
 import io.triage.knowledge.KnowledgeException;
+import io.triage.safety.RedactionKey;
+import io.triage.safety.Safe;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -57,20 +59,24 @@ public final class Main implements Callable<Integer> {
         return OK;
     }
 
-    /** Loads the product from its home, saying on stderr where that is when it is not the installation's own. */
+    /**
+     * Loads the product from its home, saying on stderr where that is when it is not the installation's own;
+     * its redaction digests are under this user's key on this machine (saved captures replay alike).
+     */
     Triage triage() {
         Triage.Home h = Triage.locateHome(home);
         h.announcement().ifPresent(line -> {
             PrintWriter err = spec.commandLine().getErr();
-            err.println(line);
+            err.println(Safe.forTerminal(line));
             err.flush();
         });
-        return Triage.load(h.path());
+        return Triage.load(h.path(), RedactionKey.installation());
     }
 
+    /** An error for stderr: made safe to print (a message may quote a host's words or a file name). */
     static String oneLine(Throwable t) {
         String m = t.getMessage() == null ? t.toString() : t.getMessage();
-        return t instanceof RuleBaseException ? m : m.replace('\n', ' ');
+        return t instanceof RuleBaseException ? Safe.forTerminalText(m) : Safe.forTerminal(m.replace('\n', ' '));
     }
 
     @Command(name = "replay", mixinStandardHelpOptions = true,
@@ -89,11 +95,14 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE}).")
         Format format;
 
+        @Option(names = "--no-redact", description = "Show secrets (API keys, tokens) as they are instead of ‹redacted:…›.")
+        boolean noRedact;
+
         @Override
         public Integer call() {
             PrintWriter out = parent.spec.commandLine().getOut();
             PrintWriter err = parent.spec.commandLine().getErr();
-            Triage triage = parent.triage();
+            Triage triage = noRedact ? parent.triage().unredacted() : parent.triage();
             Diagnosis d;
             try {
                 d = triage.replay(capture, intent);

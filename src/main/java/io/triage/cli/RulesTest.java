@@ -53,7 +53,8 @@ final class RulesTest implements Callable<Integer> {
                     passed++;
                 } else {
                     failed++;
-                    out.println("FAIL " + dir + "\n  " + String.join("\n  ", problems));
+                    out.println(io.triage.safety.Safe.forTerminal("FAIL " + dir) + "\n  "
+                            + String.join("\n  ", problems.stream().map(io.triage.safety.Safe::forTerminal).toList()));
                 }
             }
         }

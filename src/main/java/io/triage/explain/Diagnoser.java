@@ -17,6 +17,7 @@ import io.triage.facts.Unparseable;
 import io.triage.knowledge.KnowledgeBase;
 import io.triage.parse.FactBuilder;
 import io.triage.parse.Observation;
+import io.triage.safety.CommandTemplate;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -155,8 +156,9 @@ public final class Diagnoser {
                 continue;
             }
             KnowledgeBase.QuestionSpec spec = kb.question(q.id()).orElse(new KnowledgeBase.QuestionSpec(q.id(), ""));
-            qs.add(new Diagnosis.QuestionView(q.id(), spec.text(), fill(spec.command(), obs.target(), procs),
-                    q.about(), chains.premisesOf(q)));
+            CommandTemplate.Filled cmd = fill(spec.command(), known(obs.target(), procs));
+            qs.add(new Diagnosis.QuestionView(q.id(), spec.text(), cmd.command(), q.about(), chains.premisesOf(q),
+                    cmd.withheld()));
         }
 
         List<Diagnosis.Step> steps = steps(verdict, ranked, advice, obs.target(), procs);
@@ -197,27 +199,52 @@ public final class Diagnoser {
                         if (seen.add(a.stepId())) {
                             KnowledgeBase.StepSpec s = kb.step(a.stepId())
                                     .orElse(new KnowledgeBase.StepSpec(a.stepId(), "", ""));
-                            out.add(new Diagnosis.Step(a.stepId(), cause, s.title(), fill(s.command(), target, procs),
-                                    s.rationale() == null ? "" : s.rationale().strip()));
+                            CommandTemplate.Filled cmd = fill(s.command(), known(target, procs));
+                            out.add(new Diagnosis.Step(a.stepId(), cause, s.title(), cmd.command(),
+                                    s.rationale() == null ? "" : s.rationale().strip(), cmd.withheld()));
                         }
                     });
         }
         return out;
     }
 
-    /** Fills {port}, {log}, {server}, {pid} in a command; what is unknown stays a visible placeholder. */
-    static String fill(String command, Target target, List<Proc> procs) {
-        if (command == null) {
-            return "";
+    /** The placeholders a command template may use, and what each shows when its value is unknown. */
+    static final Map<String, String> PLACEHOLDERS = Map.of("port", "port", "log", "server log", "server", "server",
+            "pid", "pid");
+    private static final Map<String, String> DESCRIBED = Map.of("port", "the port", "log", "the log path",
+            "server", "the server kind", "pid", "the process id");
+
+    /** The values the host gave for the placeholders: the target's port, log and server, the server's PID. */
+    static Map<String, String> known(Target target, List<Proc> procs) {
+        Map<String, String> v = new HashMap<>();
+        if (target.port() > 0) {
+            v.put("port", String.valueOf(target.port()));
         }
-        String pid = procs.stream().filter(p -> "frontend".equals(p.role())).map(p -> String.valueOf(p.pid()))
-                .findFirst().orElse(procs.stream().filter(p -> !"other".equals(p.role()))
-                        .map(p -> String.valueOf(p.pid())).findFirst().orElse("<pid>"));
-        return command.strip()
-                .replace("{port}", target.port() > 0 ? String.valueOf(target.port()) : "<port>")
-                .replace("{log}", target.log().isEmpty() ? "<server log>" : target.log())
-                .replace("{server}", target.server().isEmpty() ? "<server>" : target.server())
-                .replace("{pid}", pid);
+        if (!target.log().isEmpty()) {
+            v.put("log", target.log());
+        }
+        if (!target.server().isEmpty()) {
+            v.put("server", target.server());
+        }
+        procs.stream().filter(p -> "frontend".equals(p.role())).map(p -> String.valueOf(p.pid())).findFirst()
+                .or(() -> procs.stream().filter(p -> !"other".equals(p.role())).map(p -> String.valueOf(p.pid()))
+                        .findFirst())
+                .ifPresent(pid -> v.put("pid", pid));
+        return v;
+    }
+
+    /**
+     * Fills {port}, {log}, {server}, {pid} in a command, each value one quoted shell word wherever it stands;
+     * what is unknown stays a visible placeholder; a value that cannot be quoted withholds the command.
+     */
+    static CommandTemplate.Filled fill(String command, Map<String, String> known) {
+        Map<String, CommandTemplate.Value> values = new HashMap<>();
+        PLACEHOLDERS.forEach((name, unknownAs) -> {
+            String v = known.get(name);
+            values.put(name, v == null || v.isEmpty() ? CommandTemplate.Value.unknown(unknownAs)
+                    : CommandTemplate.Value.known(v, DESCRIBED.get(name)));
+        });
+        return CommandTemplate.fill(command, values);
     }
 
     private Diagnosis.HypothesisView view(Hypothesis h, String status, Chains chains,

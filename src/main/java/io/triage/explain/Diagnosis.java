@@ -1,8 +1,10 @@
 package io.triage.explain;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.triage.facts.Target;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * One diagnosis, the structure every view renders (terminal text, JSON for the API and bots, the chat
@@ -34,9 +36,20 @@ public record Diagnosis(String schema, String source, Target target, String caus
 
     public record Exclusion(String cause, String status, String reason, String missing, List<Node> because) { }
 
-    public record QuestionView(String id, String text, String command, String about, List<Node> because) { }
+    /**
+     * @param command the command to run, filled with the target's values; empty when withheld
+     * @param withheld why the command is not offered: a value from the host that cannot be put into a
+     *                 command safely, shown apart (made visible); empty when the command is offered
+     */
+    public record QuestionView(String id, String text, String command, String about, List<Node> because,
+                               @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> withheld) { }
 
-    public record Step(String id, String forCause, String title, String command, String rationale) { }
+    /**
+     * @param command the command to run, filled with the target's values; empty when withheld
+     * @param withheld why the command is not offered (see {@link QuestionView#withheld()})
+     */
+    public record Step(String id, String forCause, String title, String command, String rationale,
+                       @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> withheld) { }
 
     public record ProbeView(String name, String status, int rc, double seconds, String reason) { }
 
@@ -50,4 +63,46 @@ public record Diagnosis(String schema, String source, Target target, String caus
      * @param home the directory whose {@code rules/} and {@code knowledge-base/} were used (absolute), or empty
      */
     public record Engine(int rulesFired, List<String> rulesFiredNames, boolean stoppedAtLimit, String home) { }
+
+    /**
+     * This diagnosis with {@code f} applied to every string in it (the numbers, ids' structure and order
+     * kept): how a view gets a sanitised copy in one call, whatever fields are added later.
+     */
+    public Diagnosis mapText(UnaryOperator<String> fn) {
+        UnaryOperator<String> f = s -> s == null ? null : fn.apply(s);
+        return new Diagnosis(f.apply(schema), f.apply(source),
+                target == null ? null : new Target(f.apply(target.server()), target.port(), f.apply(target.log())),
+                f.apply(cause), f.apply(subtype), f.apply(confidence), f.apply(title), f.apply(summary),
+                strings(caveats, f),
+                hypotheses.stream().map(h -> new HypothesisView(f.apply(h.cause()), f.apply(h.subtype()),
+                        f.apply(h.status()), f.apply(h.confidence()), f.apply(h.title()), nodes(h.because(), f),
+                        nodes(h.against(), f))).toList(),
+                ruledOut.stream().map(e -> new Exclusion(f.apply(e.cause()), f.apply(e.status()), f.apply(e.reason()),
+                        f.apply(e.missing()), nodes(e.because(), f))).toList(),
+                questions.stream().map(q -> new QuestionView(f.apply(q.id()), f.apply(q.text()), f.apply(q.command()),
+                        f.apply(q.about()), nodes(q.because(), f), strings(q.withheld(), f))).toList(),
+                nextSteps.stream().map(s -> new Step(f.apply(s.id()), f.apply(s.forCause()), f.apply(s.title()),
+                        f.apply(s.command()), f.apply(s.rationale()), strings(s.withheld(), f))).toList(),
+                coverage == null ? null : new Coverage(coverage.probes().stream().map(p -> new ProbeView(f.apply(p.name()),
+                        f.apply(p.status()), p.rc(), p.seconds(), f.apply(p.reason()))).toList(),
+                        strings(coverage.absent(), f), strings(coverage.failed(), f), strings(coverage.unparseable(), f),
+                        strings(coverage.notes(), f)),
+                engine == null ? null : new Engine(engine.rulesFired(), strings(engine.rulesFiredNames(), f),
+                        engine.stoppedAtLimit(), f.apply(engine.home())));
+    }
+
+    private static List<String> strings(List<String> in, UnaryOperator<String> f) {
+        return in == null ? null : in.stream().map(s -> s == null ? null : f.apply(s)).toList();
+    }
+
+    private static List<Node> nodes(List<Node> in, UnaryOperator<String> f) {
+        return in == null ? null : in.stream().map(n -> node(n, f)).toList();
+    }
+
+    private static Node node(Node n, UnaryOperator<String> f) {
+        return new Node(f.apply(n.rule()), f.apply(n.rationale()), f.apply(n.fact()),
+                n.evidence() == null ? null : new Evidence(f.apply(n.evidence().probe()), n.evidence().line(),
+                        f.apply(n.evidence().excerpt())),
+                nodes(n.premises(), f));
+    }
 }

@@ -6,7 +6,7 @@ import java.util.List;
  * Renders a diagnosis for a person in a terminal: the verdict first, then "because…", "ruled out…",
  * the questions that remain, "next…" and what was looked at.
  */
-public final class TextRenderer {
+public final class TextRenderer extends SanitisedView {
     private final int maxDepth;
 
     public TextRenderer() {
@@ -17,7 +17,8 @@ public final class TextRenderer {
         this.maxDepth = maxDepth;
     }
 
-    public String render(Diagnosis d) {
+    @Override
+    protected String draw(Diagnosis d) {
         StringBuilder b = new StringBuilder();
         b.append("Triage of ").append(d.source());
         if (!d.target().server().isEmpty() || d.target().port() > 0) {
@@ -107,6 +108,7 @@ public final class TextRenderer {
                 if (!q.command().isEmpty()) {
                     b.append("      $ ").append(q.command()).append('\n');
                 }
+                withheld(b, q.withheld(), "      ");
             }
         }
 
@@ -119,6 +121,7 @@ public final class TextRenderer {
                 if (!s.command().isEmpty()) {
                     b.append("      $ ").append(s.command()).append('\n');
                 }
+                withheld(b, s.withheld(), "      ");
                 if (!s.rationale().isEmpty()) {
                     b.append("      why: ").append(s.rationale()).append('\n');
                 }
@@ -147,7 +150,8 @@ public final class TextRenderer {
     }
 
     /** The verdict, its reasoning chain and the first next step: for a screen of many diagnoses. */
-    public String renderBrief(Diagnosis d) {
+    public String renderBrief(Diagnosis raw) {
+        Diagnosis d = sanitise(raw);
         StringBuilder b = new StringBuilder();
         b.append("VERDICT: ").append(d.cause()).append(d.subtype().isEmpty() ? "" : "/" + d.subtype())
                 .append(" — ").append(d.title()).append("   (confidence: ").append(d.confidence()).append(")\n");
@@ -174,6 +178,7 @@ public final class TextRenderer {
             if (!s.command().isEmpty()) {
                 b.append("  $ ").append(s.command()).append('\n');
             }
+            withheld(b, s.withheld(), "  ");
         }
         return b.toString();
     }
@@ -200,6 +205,12 @@ public final class TextRenderer {
                 continue;
             }
             node(b, p, indent + 1, depth + 1);
+        }
+    }
+
+    private static void withheld(StringBuilder b, List<String> withheld, String pad) {
+        for (String w : withheld) {
+            b.append(pad).append("(no command offered: ").append(w).append(")\n");
         }
     }
 

@@ -121,10 +121,17 @@ public final class HostLooks {
     /**
      * THE ONE PLACE a look is written to disk ({@code --save}). A saved capture holds what the host printed;
      * whatever must not leave the host that way (secrets in command lines, tokens in logs) is to be removed
-     * here, before {@link CaptureWriter#write}, and nowhere else.
+     * here, before {@link CaptureWriter#write}, and nowhere else: the product's redactor, the same that
+     * redacts before diagnosing, so the saved capture replays to the verdict of the live look.
      */
-    private static void save(Capture capture, Path dir) throws IOException {
-        CaptureWriter.write(capture, dir);
+    private void save(Capture capture, Path dir) throws IOException {
+        Triage product;
+        try {
+            product = triage.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+        CaptureWriter.write(product.redactor().redact(capture), dir);
     }
 
     private static Outcome saveFailed(SshTarget target, Path dir, IOException e, double seconds) {

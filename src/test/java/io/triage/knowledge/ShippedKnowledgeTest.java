@@ -47,6 +47,7 @@ class ShippedKnowledgeTest {
     @Test
     void everyKnowledgeFileLoads() {
         KnowledgeBase kb = KnowledgeBase.load(KB);
+        io.triage.safety.SecretShapes.load(KB);
         assertTrue(kb.markers().size() > 50, "markers: " + kb.markers().size());
         for (String server : new String[] {"sglang", "vllm", "tgi"}) {
             assertTrue(kb.markers().stream().anyMatch(m -> m.server().equals(server)), "markers for " + server);

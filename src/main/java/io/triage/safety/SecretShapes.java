@@ -1,0 +1,209 @@
+package io.triage.safety;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.triage.knowledge.KnowledgeException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The shapes of secrets, read from {@code knowledge-base/secrets.yaml} and compiled once. Patterns are built
+ * here from plain data (names, prefixes, character sets), never taken as regular expressions from the file,
+ * and use only possessive or bounded repetition so that no input makes matching slow.
+ */
+public final class SecretShapes {
+    /** Longest secret value looked at after a name; longer quoted values are cut there. */
+    static final int MAX_VALUE = 4096;
+
+    /** The file's shape. */
+    public record File(List<String> names, @JsonProperty("not-secret") List<String> notSecret, Headers headers,
+                       List<Token> tokens) { }
+
+    public record Headers(List<String> names, List<String> schemes) { }
+
+    /** A token prefix: {@code prefix} then {@code min}..{@code max} characters of {@code charset}. */
+    public record Token(String id, String prefix, String charset, int min, Integer max) { }
+
+    private final Set<String> names;
+    private final Set<String> headerNames;
+    private final List<String> prefixes;
+    /** Secret and header names (normalised) by length, for a look-up without allocating. */
+    private final List<List<String>> byLength = new ArrayList<>();
+    private final Set<String> notSecret;
+    /** {@code --name} followed by {@code =} or blanks. */
+    final Pattern option;
+    /** {@code name=}, {@code 'name':}, {@code name:} before a quote or Rust's {@code Some("…")}; the value follows. */
+    final Pattern assignment;
+    /** {@code Authorization: [Bearer] } (the value follows). */
+    final Pattern header;
+    /** Every token prefix shape, one alternation. */
+    final Pattern tokens;
+
+    private SecretShapes(Set<String> names, Set<String> headerNames, List<String> prefixes, Set<String> notSecret,
+                         Pattern option, Pattern assignment, Pattern header, Pattern tokens) {
+        this.names = names;
+        this.headerNames = headerNames;
+        this.prefixes = prefixes;
+        for (Set<String> set : List.of(names, headerNames)) {
+            for (String w : set) {
+                while (byLength.size() <= w.length()) {
+                    byLength.add(new ArrayList<>());
+                }
+                byLength.get(w.length()).add(w);
+            }
+        }
+        this.notSecret = notSecret;
+        this.option = option;
+        this.assignment = assignment;
+        this.header = header;
+        this.tokens = tokens;
+    }
+
+    /** Reads and checks {@code dir/secrets.yaml}. */
+    public static SecretShapes load(Path dir) {
+        Path file = dir.resolve("secrets.yaml");
+        if (!Files.isRegularFile(file)) {
+            throw new KnowledgeException("knowledge file missing: " + file);
+        }
+        File f;
+        try {
+            f = new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .readValue(file.toFile(), File.class);
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")";
+            throw new KnowledgeException(file + where + ": " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new KnowledgeException(file + ": " + e.getMessage(), e);
+        }
+        return of(f, file);
+    }
+
+    /** Compiles shapes given as data; {@code origin} names them in errors. */
+    public static SecretShapes of(File f, Path origin) {
+        require(f != null && f.names() != null && !f.names().isEmpty(), origin, "needs 'names:'");
+        require(f.headers() != null && f.headers().names() != null && f.headers().schemes() != null, origin,
+                "needs 'headers:' with 'names:' and 'schemes:'");
+        require(f.tokens() != null && !f.tokens().isEmpty(), origin, "needs 'tokens:'");
+        Set<String> names = new LinkedHashSet<>();
+        for (String n : f.names()) {
+            require(n != null && n.matches("[A-Za-z][A-Za-z0-9_-]*"), origin, "name '" + n + "' is not a plain name");
+            names.add(norm(n));
+        }
+        String nameAlt = names.stream().sorted((a, b) -> b.length() - a.length())
+                .map(n -> n.replace("_", "[-_]")).collect(Collectors.joining("|"));
+        Pattern option = Pattern.compile("(?i)(?<![A-Za-z0-9_.-])--(?:" + nameAlt + ")(?:=|[ \\t]++)");
+        Pattern assignment = Pattern.compile(
+                "(?i)(?<![A-Za-z0-9_.$-])(['\"]?)(?:" + nameAlt + ")\\1(?:=|[ \\t]*+:[ \\t]*+(?:Some\\()?+(?=[\"']))");
+        for (String h : f.headers().names()) {
+            require(h != null && h.matches("[A-Za-z][A-Za-z0-9-]*"), origin, "header '" + h + "' is not a header name");
+        }
+        for (String s : f.headers().schemes()) {
+            require(s != null && s.matches("[A-Za-z]+"), origin, "scheme '" + s + "' is not a word");
+        }
+        Pattern header = Pattern.compile("(?i)(?<![A-Za-z0-9-])(?:" + String.join("|", f.headers().names())
+                + ")[ \\t]*+[:=][ \\t]*+(?:(?:" + String.join("|", f.headers().schemes()) + ")[ \\t]++)?");
+        List<String> alts = new ArrayList<>();
+        Set<String> ids = new LinkedHashSet<>();
+        List<Token> sorted = new ArrayList<>(f.tokens());
+        sorted.sort((a, b) -> b.prefix().length() - a.prefix().length());
+        for (Token t : sorted) {
+            require(t.id() != null && ids.add(t.id()), origin, "token shapes need distinct ids");
+            require(t.prefix() != null && t.prefix().matches("[A-Za-z0-9_-]{2,}"), origin,
+                    "token " + t.id() + ": prefix must be letters, digits, '_' or '-'");
+            require(t.charset() != null && t.charset().matches("(?:[A-Za-z0-9](?:-[A-Za-z0-9])?|_|-)+"), origin,
+                    "token " + t.id() + ": charset must be ranges like A-Za-z0-9 and '_' or '-'");
+            require(t.min() >= 4 && (t.max() == null || t.max() >= t.min()), origin,
+                    "token " + t.id() + ": min must be at least 4 and max at least min");
+            String cls = "[" + t.charset().replace("-", "\\-").replaceAll("([A-Za-z0-9])\\\\-([A-Za-z0-9])", "$1-$2")
+                    + "]";
+            alts.add(Pattern.quote(t.prefix()) + cls + "{" + t.min() + "," + (t.max() == null ? "" : t.max())
+                    + "}+" + (t.max() == null ? "" : "(?!" + cls + ")"));
+        }
+        Pattern tokens = Pattern.compile("(?<![A-Za-z0-9_])(?:" + String.join("|", alts) + ")");
+        Set<String> notSecret = new LinkedHashSet<>(f.notSecret() == null ? List.of() : f.notSecret());
+        Set<String> headerNames = new LinkedHashSet<>();
+        f.headers().names().forEach(h -> headerNames.add(norm(h)));
+        List<String> prefixes = f.tokens().stream().map(Token::prefix).distinct().toList();
+        return new SecretShapes(Set.copyOf(names), Set.copyOf(headerNames), prefixes, Set.copyOf(notSecret), option,
+                assignment, header, tokens);
+    }
+
+    /** True when {@code name} (an intent key, an argument name) names a secret. */
+    public boolean isSecretName(String name) {
+        if (name == null) {
+            return false;
+        }
+        String n = norm(name.strip().replaceFirst("^-+", ""));
+        return names.contains(n);
+    }
+
+    /**
+     * True when the word {@code s[from, to)} (letters, digits, '_' and '-') could start a secret: it is a
+     * secret's name or a header's (leading dashes aside), or it holds a token prefix.
+     */
+    boolean mayStartSecret(String s, int from, int to) {
+        int a = from;
+        while (a < to && s.charAt(a) == '-') {
+            a++;
+        }
+        int len = to - a;
+        if (len < byLength.size()) {
+            for (String w : byLength.get(len)) {
+                if (sameName(s, a, w)) {
+                    return true;
+                }
+            }
+        }
+        // a token starts the word or follows a '-' inside it (--api-key=sk-…, key-sk-…)
+        for (int i = from; i < to; i++) {
+            if (i > from && s.charAt(i - 1) != '-') {
+                continue;
+            }
+            for (String p : prefixes) {
+                if (s.startsWith(p, i)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** {@code s} at {@code at} spells the normalised {@code name}, case and '-'/'_' aside. */
+    private static boolean sameName(String s, int at, String name) {
+        for (int k = 0; k < name.length(); k++) {
+            char c = s.charAt(at + k);
+            c = c == '-' ? '_' : (c >= 'A' && c <= 'Z') ? (char) (c + 32) : c;
+            if (c != name.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True for values that say there is no secret ({@code None}, {@code null}…). */
+    public boolean isNotSecret(String value) {
+        return notSecret.contains(value);
+    }
+
+    private static String norm(String name) {
+        return name.toLowerCase(Locale.ROOT).replace('-', '_');
+    }
+
+    private static void require(boolean ok, Path file, String what) {
+        if (!ok) {
+            throw new KnowledgeException(file + ": " + what);
+        }
+    }
+}
