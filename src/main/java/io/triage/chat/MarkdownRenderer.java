@@ -197,6 +197,14 @@ public final class MarkdownRenderer {
             if (!str(q.command()).isEmpty()) {
                 b.append('\n').append(fenced(q.command()));
             }
+            withheld(b, q.withheld());
+        }
+    }
+
+    /** Why a command is not offered (a host value that cannot go into a command safely), shown as prose. */
+    private static void withheld(StringBuilder b, List<String> why) {
+        for (String w : ShortChain.nn(why)) {
+            b.append('\n').append("*No command offered:* ").append(inline(w)).append('\n');
         }
     }
 
@@ -219,6 +227,7 @@ public final class MarkdownRenderer {
             if (!str(s.command()).isEmpty()) {
                 b.append('\n').append(fenced(s.command()));
             }
+            withheld(b, s.withheld());
             if (!str(s.rationale()).isEmpty()) {
                 b.append('\n').append("*Why:* ").append(inline(s.rationale())).append('\n');
             }

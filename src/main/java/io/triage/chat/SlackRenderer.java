@@ -209,9 +209,17 @@ public final class SlackRenderer {
                 segs.add(new Seg("\n", false));
                 segs.add(new Seg(q.command(), true));
             }
+            withheld(segs, q.withheld());
             out.add(new Unit(segs));
         }
         return out;
+    }
+
+    /** Why a command is not offered (a host value that cannot go into a command safely), shown as prose. */
+    private static void withheld(List<Seg> segs, List<String> why) {
+        for (String w : nn(why)) {
+            segs.add(new Seg("\n_No command offered:_ " + prose(w), false));
+        }
     }
 
     private static List<Unit> nextSteps(Diagnosis d) {
@@ -229,6 +237,7 @@ public final class SlackRenderer {
                 segs.add(new Seg("\n", false));
                 segs.add(new Seg(s.command(), true));
             }
+            withheld(segs, s.withheld());
             if (!str(s.rationale()).isEmpty()) {
                 segs.add(new Seg("\n_Why:_ " + prose(s.rationale()), false));
             }

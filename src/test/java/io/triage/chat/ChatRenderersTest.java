@@ -87,7 +87,7 @@ class ChatRenderersTest {
         ChatChecks.Markdown m = ChatChecks.markdown(md);
         assertEquals(List.of(), m.problems());
         assertFalse(md.contains(HostileCapture.ESC), "a raw escape character reached the markdown");
-        assertTrue(md.contains("␛[31m"), "the escape sequence is not shown");
+        assertTrue(md.contains("␛[31m") || md.contains("␛\\[31m"), "the escape sequence is not shown");
 
         String prose = ChatChecks.withoutCodeSpans(m.prose());
         for (String live : new String[]{"<!channel>", "<!here>", "<@U123>", "<#C123>", "<https://evil", "<script>",
@@ -96,10 +96,11 @@ class ChatRenderersTest {
         }
         assertTrue(prose.contains("\\<\\!channel\\>") && prose.contains("\\*bold\\*") && prose.contains("\\[x\\]\\(http\\:"),
                 "the hostile text is not shown escaped in prose:\n" + md);
-        String path = "/srv/sglang/logs/a````b`<!channel>*x*␛[31m.log";
-        assertTrue(m.codeBlocks().stream().anyMatch(b -> b.contains(path)),
-                "the command with the hostile log path is not whole in one code block:\n" + md);
-        assertTrue(md.contains("`````sh\n"), "the fence is not longer than the command's backtick run");
+        // the log path holds an escape character: no command is built with it, the path is shown apart, escaped
+        assertTrue(m.codeBlocks().stream().noneMatch(b -> b.contains("/srv/sglang/logs/a")),
+                "a command was built with a log path holding a control character:\n" + md);
+        assertTrue(prose.contains("No command offered") && prose.contains("a\\`\\`\\`\\`b\\`\\<\\!channel\\>\\*x\\*␛\\[31m.log"),
+                "the withheld log path is not shown escaped:\n" + md);
     }
 
     @Test
@@ -124,7 +125,9 @@ class ChatRenderersTest {
         assertTrue(all.contains("&lt;!channel&gt;") && all.contains("&lt;@U123&gt;") && all.contains("&lt;#C123&gt;")
                 && all.contains("&lt;https://evil.example|click&gt;"), "the hostile text is not shown escaped:\n" + all);
         assertTrue(all.contains("∗bold∗"), "*bold* in prose is not neutralised:\n" + all);
-        assertTrue(all.contains("a``ˋ`b`&lt;!channel&gt;*x*␛[31m.log"), "the hostile path in a command:\n" + all);
+        // the log path holds an escape character: no command is built with it, the path is shown apart, inert
+        assertTrue(all.contains("No command offered") && all.contains("&lt;!channel&gt;∗x∗␛[31m.log"),
+                "the withheld hostile path:\n" + all);
     }
 
     @Test
@@ -150,14 +153,29 @@ class ChatRenderersTest {
     @Test
     void textThatGrowsWhenEscapedStillFitsItsSection() {
         Diagnosis base = Scenarios.all().values().iterator().next();
-        List<Diagnosis.Step> steps = List.of(new Diagnosis.Step("angles", base.cause(), "Angles", "<".repeat(2900), ""),
-                new Diagnosis.Step("controls", base.cause(), "Controls", "\u0001".repeat(1000), ""));
+        List<Diagnosis.Step> steps = List.of(new Diagnosis.Step("angles", base.cause(), "Angles", "<".repeat(2900), "", List.of()),
+                new Diagnosis.Step("controls", base.cause(), "Controls", "\u0001".repeat(1000), "", List.of()));
         Diagnosis d = new Diagnosis(base.schema(), base.source(), base.target(), base.cause(), base.subtype(),
                 base.confidence(), base.title(), base.summary(), base.caveats(), base.hypotheses(), base.ruledOut(),
                 base.questions(), steps, base.coverage(), base.engine());
         ObjectNode msg = slack.render(d, null);
         assertEquals(List.of(), ChatChecks.blockKit(msg), msg.toPrettyString());
-        assertTrue(msg.toString().contains("&lt;&lt;&lt;") && msg.toString().contains("\\\\x01\\\\x01"));
+        assertTrue(msg.toString().contains("&lt;&lt;&lt;") && msg.toString().contains("␁␁"));
+    }
+
+    @Test
+    void aCommandHoldingBacktickRunsIsFencedLongerThanAnyRun() {
+        Diagnosis base = Scenarios.all().values().iterator().next();
+        String cmd = "grep -n x '/srv/a" + "`".repeat(4) + "b.log'";
+        Diagnosis d = new Diagnosis(base.schema(), base.source(), base.target(), base.cause(), base.subtype(),
+                base.confidence(), base.title(), base.summary(), base.caveats(), base.hypotheses(), base.ruledOut(),
+                base.questions(), List.of(new Diagnosis.Step("ticks", base.cause(), "Ticks", cmd, "", List.of())),
+                base.coverage(), base.engine());
+        String md = markdown.render(d, PAGE);
+        ChatChecks.Markdown m = ChatChecks.markdown(md);
+        assertEquals(List.of(), m.problems());
+        assertTrue(m.codeBlocks().stream().anyMatch(b -> b.contains(cmd)), "the command is not whole in one block:\n" + md);
+        assertTrue(md.contains("`".repeat(5) + "sh\n"), "the fence is not longer than the command's backtick run:\n" + md);
     }
 
     @Test
@@ -175,8 +193,8 @@ class ChatRenderersTest {
 
     @Test
     void controlAndBidiCharactersBecomeVisible() {
-        assertEquals("a\\x00b\\x07␛[31mred\\x0D\\x09\\x7F\\x85\\u202Eevil", Visible.text("a\u0000b\u0007\u001b[31mred\r\t\u007f\u0085\u202eevil", false));
-        assertEquals("line1\\x0Aline2", Visible.text("line1\nline2", false));
+        assertEquals("a␀b␇␛[31mred␍\t␡<U+0085><U+202E>evil", Visible.text("a\u0000b\u0007\u001b[31mred\r\t\u007f\u0085\u202eevil", false));
+        assertEquals("line1␤line2", Visible.text("line1\nline2", false));
         assertEquals("line1\nline2", Visible.text("line1\nline2", true));
         assertEquals("", Visible.text(null, true));
     }
@@ -221,11 +239,11 @@ class ChatRenderersTest {
         List<Diagnosis.Step> steps = new ArrayList<>();
         for (int i = 0; i < 80; i++) {
             ex.add(new Diagnosis.Exclusion("cause-" + i, "ruled-out", "reason " + longLine, "", List.of()));
-            steps.add(new Diagnosis.Step("step-" + i, "crash", "Step " + i, "echo " + "`".repeat(i % 5) + longLine, "r"));
+            steps.add(new Diagnosis.Step("step-" + i, "crash", "Step " + i, "echo " + "`".repeat(i % 5) + longLine, "r", List.of()));
         }
         return new Diagnosis(Diagnosis.SCHEMA, "gpu-node-1", new Target("vllm", 8000, "/var/log/v.log"), "crash", "cuda-oom",
                 "high", "T".repeat(400), "summary " + longLine, List.of(), hs, ex, List.of(), steps,
                 new Diagnosis.Coverage(List.of(), List.of("dmesg"), List.of("listen (failed: " + longLine + ")"), List.of(),
-                        List.of(longLine)), new Diagnosis.Engine(3, List.of("a"), false));
+                        List.of(longLine)), new Diagnosis.Engine(3, List.of("a"), false, ""));
     }
 }
