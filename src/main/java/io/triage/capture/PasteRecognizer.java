@@ -130,6 +130,7 @@ public final class PasteRecognizer {
         boolean[] prompt;
         final List<PasteSegment> segments = new ArrayList<>();
         final Map<PasteSegment, int[]> bodies = new HashMap<>();
+        final Map<PasteSegment, String> commands = new HashMap<>();
         final Map<String, String> target = new LinkedHashMap<>();
     }
 
@@ -685,6 +686,9 @@ public final class PasteRecognizer {
                 command == null ? null : abbreviate(command), probeName(kind, command));
         w.segments.add(s);
         w.bodies.put(s, new int[] {bodyFrom, bodyTo});
+        if (command != null) {
+            w.commands.put(s, command);
+        }
     }
 
     private String probeName(Kind kind, String command) {
@@ -1308,6 +1312,9 @@ public final class PasteRecognizer {
         if (t.length() > 6 && t.charAt(0) == '[' && "IWEF".indexOf(t.charAt(1)) >= 0 && digits(t.substring(2, 6))) {
             return true; // glog / torch "[W1130 10:00:01.123 …]"
         }
+        if (pythonWarning(t)) {
+            return true;
+        }
         if (t.contains("%|") && (t.contains("it/s") || t.contains("s/it"))) {
             return true; // tqdm progress
         }
@@ -1318,6 +1325,24 @@ public final class PasteRecognizer {
             }
         }
         return false;
+    }
+
+    /** Python's warnings: {@code /path/module.py:279: UserWarning: …}. */
+    private static boolean pythonWarning(String t) {
+        int py = t.indexOf(".py:");
+        if (py < 0 || py > 512) {
+            return false;
+        }
+        int i = py + 4;
+        int d = i;
+        while (i < t.length() && Character.isDigit(t.charAt(i))) {
+            i++;
+        }
+        if (i == d || !t.startsWith(": ", i)) {
+            return false;
+        }
+        int colon = t.indexOf(':', i + 2);
+        return colon > 0 && colon - i < 64 && t.substring(i + 2, colon).endsWith("Warning");
     }
 
     /** {@code YYYY-MM-DD[ T]HH:MM} at position {@code at}. */
@@ -1431,7 +1456,8 @@ public final class PasteRecognizer {
             List<String> out = new ArrayList<>();
             List<String> err = new ArrayList<>();
             boolean anyCut = body[0] == 0 && w.lineOffset > 0;
-            String errPrefix = s.command() == null ? "" : baseName(firstWord(unwrap(tokens(s.command(), 64)))) + ": ";
+            String cmd = w.commands.get(s);
+            String errPrefix = cmd == null ? "" : baseName(firstWord(unwrap(tokens(cmd, 64)))) + ": ";
             for (int i = body[0]; i <= body[1]; i++) {
                 Line l = w.lines.get(i);
                 anyCut |= l.cut();
@@ -1442,7 +1468,6 @@ public final class PasteRecognizer {
                     out.add(s.kind() == Kind.SERVER_LOG || s.kind() == Kind.TRACEBACK ? l.text() : l.view());
                 }
             }
-            String cmd = s.command();
             String probe = s.probe();
             switch (s.kind()) {
                 case GPU_CSV -> cmd = gpuCsv(out, cmd, notes, s);
