@@ -229,7 +229,9 @@ public final class PasteRecognizer {
             while (t.endsWith("\r")) {
                 t = t.substring(0, t.length() - 1);
             }
-            w.lines.add(new Line(t, overwritten(t), raw.get(i).length() > MAX_LINE));
+            // a chat's code fence (```, ```bash) wraps a paste; it is neither output nor unread text
+            String view = t.stripLeading().startsWith("```") ? "" : overwritten(t);
+            w.lines.add(new Line(view.isEmpty() ? "" : t, view, raw.get(i).length() > MAX_LINE));
         }
     }
 

@@ -224,10 +224,10 @@ class PasteRecognizerTest {
                     torch._C._cuda_emptyCache()
                 torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.06 GiB is free.
                 """;
-        Recognition r = RECOGNIZER.recognise(paste);
+        Recognition r = RECOGNIZER.recognise("```\n" + paste + "```\n");
         PasteSegment s = only(r, Kind.TRACEBACK);
-        assertEquals(1, s.fromLine());
-        assertEquals(6, s.toLine());
+        assertEquals(2, s.fromLine(), "inside a chat's code fence");
+        assertEquals(7, s.toLine());
         assertEquals("log_tail", s.probe());
         assertTrue(r.unread().isEmpty());
         Diagnosis d = TestHome.triage().diagnose(r.capture(), Map.of());
