@@ -840,7 +840,8 @@ public final class PasteRecognizer {
                 return fill(k, i, end, Kind.HEALTH);
             }
         }
-        if (s.startsWith("NAME ") && (s.contains(" READY") || s.contains(" STATUS"))) {
+        if (s.startsWith("NAME ") && (s.contains(" READY") || s.contains(" STATUS"))
+                || s.startsWith("LAST SEEN ") && s.contains(" REASON")) {
             int j = i + 1;
             while (j <= to && !w.lines.get(j).view().isBlank() && tokens(w.lines.get(j).view(), 3).length >= 3
                     && lineKind(w.lines.get(j).view().strip(), tokens(w.lines.get(j).view(), 16), null) == null) {
@@ -960,7 +961,7 @@ public final class PasteRecognizer {
                 boolean indented = true;
                 for (int j = a; j <= b; j++) {
                     String v = w.lines.get(j).view();
-                    indented &= v.isBlank() || Character.isWhitespace(v.charAt(0));
+                    indented &= v.isBlank() || Character.isWhitespace(v.charAt(0)) || closing(v.strip());
                 }
                 fill = indented ? before : null;
             }
@@ -973,6 +974,19 @@ public final class PasteRecognizer {
             }
             i = b + 1;
         }
+    }
+
+    /** The end of a multi-line structure a log line opened: {@code }}, {@code )}, {@code ]}, {@code }),}. */
+    private static boolean closing(String s) {
+        if (s.isEmpty() || s.length() > 4) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if ("})],;".indexOf(s.charAt(i)) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean logLike(Kind k) {
@@ -1108,7 +1122,7 @@ public final class PasteRecognizer {
         if (tracebackLine(s)) {
             return Kind.TRACEBACK;
         }
-        if (numberedLine(s)) {
+        if (numberedLine(s) || (prev == Kind.LOG_GREP && numbered(s) > 0)) {
             return Kind.LOG_GREP;
         }
         if (logLine(s)) {
@@ -1277,15 +1291,27 @@ public final class PasteRecognizer {
 
     /** {@code 85:Killed} or {@code 12-[2026-…] …}: grep -n output of a log. */
     private boolean numberedLine(String s) {
+        int i = numbered(s);
+        if (i <= 0) {
+            return false;
+        }
+        String rest = s.substring(i);
+        return logLine(rest) || tracebackLine(rest);
+    }
+
+    /** Where the text after a {@code grep -n} line number starts, or -1 when there is none. */
+    private static int numbered(String s) {
+        if (isoAt(s, 0)) {
+            return -1; // a date, not a line number
+        }
         int i = 0;
         while (i < s.length() && i < 10 && Character.isDigit(s.charAt(i))) {
             i++;
         }
         if (i == 0 || i >= s.length() - 1 || (s.charAt(i) != ':' && s.charAt(i) != '-')) {
-            return false;
+            return -1;
         }
-        String rest = s.substring(i + 1);
-        return logLine(rest) || tracebackLine(rest);
+        return i + 1;
     }
 
     /** A server log line: a leading timestamp in one of the usual forms, a level prefix, or a known marker. */
@@ -1311,7 +1337,10 @@ public final class PasteRecognizer {
                 }
             }
         }
-        if (t.length() > 6 && t.charAt(0) == '[' && "IWEF".indexOf(t.charAt(1)) >= 0 && digits(t.substring(2, 6))) {
+        if (!t.equals(s) && (s.startsWith("[rank") || s.indexOf(" pid=") > 0 && s.indexOf(" pid=") < s.indexOf(')'))) {
+            return true; // torch's "[rank0]: …" and vLLM's "(EngineCore_DP0 pid=123) …" prefixes
+        }
+        if (t.length() > 6 && t.charAt(0) == '[' && "IWEF".indexOf(t.charAt(1)) >= 0 && digits(t.substring(2, 5))) {
             return true; // glog / torch "[W1130 10:00:01.123 …]"
         }
         if (pythonWarning(t)) {

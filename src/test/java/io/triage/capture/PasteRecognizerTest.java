@@ -236,6 +236,29 @@ class PasteRecognizerTest {
     }
 
     @Test
+    void continuationLinesOfALogStayInTheLogButChatAfterItIsNotRead() {
+        String paste = """
+                2026-11-30T00:30:01.123456Z  INFO text_generation_launcher: Args {
+                    model_id: "meta-llama/Llama-3.1-8B-Instruct",
+                    sharded: None,
+                }
+                [rank1]:[W1130 00:30:41.102884361 ProcessGroupNCCL.cpp:1250] Warning: process group has NOT been destroyed
+                (EngineCore_DP0 pid=5521)     raise RuntimeError("Engine core initialization failed. ")
+                12:[2026-11-30 00:30:40] server_args=ServerArgs(model_path='x', port=30000)
+                13:    raise ValueError(
+                any idea what is going on?
+                """;
+        Recognition r = RECOGNIZER.recognise(paste);
+        assertEquals(List.of(Kind.SERVER_LOG, Kind.LOG_GREP), r.segments().stream().map(PasteSegment::kind).toList(),
+                r.summary()::toString);
+        assertEquals(6, r.segments().get(0).toLine());
+        assertEquals(7, r.segments().get(1).fromLine());
+        assertEquals(8, r.segments().get(1).toLine());
+        assertEquals(List.of(new Recognition.LineRange(9, 9)), r.unread());
+        assertEquals("log_markers", r.segments().get(1).probe());
+    }
+
+    @Test
     void supervisorOutputsAreNamedAndTheirJournalLinesReadAsTheLog() {
         String paste = """
                 root@node:/# systemctl status vllm
