@@ -1581,8 +1581,10 @@ public final class PasteRecognizer {
                 || v.startsWith("sh: ") || v.startsWith("zsh: "))) {
             return true;
         }
-        return !errPrefix.equals(": ") && !errPrefix.isEmpty() && v.startsWith(errPrefix)
-                && kind != Kind.SERVER_LOG && kind != Kind.TRACEBACK;
+        // "tail: cannot open …", "dmesg: read kernel buffer failed …": the tool's own complaint, not its
+        // output (a server launched from the prompt may print lines that start with its own name: those stay)
+        return !errPrefix.isEmpty() && v.startsWith(errPrefix)
+                && KNOWN_COMMANDS.contains(errPrefix.substring(0, errPrefix.length() - 2));
     }
 
     /**

@@ -324,6 +324,26 @@ class PasteRecognizerTest {
         assertTrue(r.notes().stream().anyMatch(n -> n.contains("not read as an empty output")), r.notes()::toString);
     }
 
+    @Test
+    void aToolsComplaintIsItsStderrNotTheLog() {
+        String paste = """
+                $ tail -n 60 /var/log/vllm/server.log
+                tail: cannot open '/var/log/vllm/server.log' for reading: No such file or directory
+                $ ss -ltnp
+                bash: ss: command not found
+                $ date -Is
+                2026-11-30T02:41:00+00:00
+                """;
+        Recognition r = RECOGNIZER.recognise(paste);
+        ProbeOutput log = r.capture().probe("log_tail").orElseThrow();
+        assertEquals("", log.out(), "the complaint is not a log line");
+        assertTrue(log.err().startsWith("tail: cannot open"));
+        assertEquals("/var/log/vllm/server.log", r.capture().target().get("log"));
+        assertEquals("", r.capture().probe("listen").orElseThrow().out());
+        assertTrue(r.capture().probe("listen").orElseThrow().err().contains("command not found"));
+        assertTrue(r.unread().isEmpty());
+    }
+
     // ------------------------------------------------------------------ end to end: same cause as the directory
 
     @ParameterizedTest
