@@ -85,8 +85,12 @@ public final class Main implements Callable<Integer> {
         @CommandLine.ParentCommand
         Main parent;
 
-        @Parameters(index = "0", paramLabel = "CAPTURE_DIR", description = "A capture directory (see the capture format).")
+        @Parameters(index = "0", arity = "0..1", paramLabel = "CAPTURE_DIR", description = "A capture directory (see the capture format).")
         Path capture;
+
+        @Option(names = "--paste", paramLabel = "FILE",
+                description = "Diagnose text pasted from a terminal (nvidia-smi, ps, logs, dmesg…) instead; - reads stdin.")
+        String paste;
 
         @Option(names = "--intent", paramLabel = "KEY=VALUE",
                 description = "What you launched, e.g. moe_runner_backend=flashinfer_trtllm or launched_at=2026-11-30T00:31:05Z (repeatable).")
@@ -105,7 +109,14 @@ public final class Main implements Callable<Integer> {
             Triage triage = noRedact ? parent.triage().unredacted() : parent.triage();
             Diagnosis d;
             try {
-                d = triage.replay(capture, intent);
+                if (paste != null) {
+                    d = Paste.diagnose(triage, paste, intent, format == Format.json ? err : out);
+                } else if (capture == null) {
+                    err.println("triage: give a capture directory or --paste FILE");
+                    return BAD_INPUT;
+                } else {
+                    d = triage.replay(capture, intent);
+                }
             } catch (CaptureException e) {
                 err.println("triage: " + oneLine(e));
                 return BAD_INPUT;

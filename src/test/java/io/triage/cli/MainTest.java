@@ -130,4 +130,30 @@ class MainTest {
         Run ok = run("--home", TestHome.HOME.toString(), "rules", "test", TestHome.fixture("h200").toString());
         assertEquals(0, ok.code(), ok.out());
     }
+
+    @Test
+    void replayOfAPasteSaysWhatItRecognisedBeforeTheVerdict(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws java.io.IOException {
+        java.nio.file.Path dir = TestHome.fixture("06-oom-killer-host-ram-during-load");
+        String paste = "here is what I see:\n$ dmesg -T | tail -20\n" + java.nio.file.Files.readString(dir.resolve("dmesg.out"))
+                + "$ tail -n 60 server.log\n" + java.nio.file.Files.readString(dir.resolve("log_tail.out"));
+        java.nio.file.Path file = tmp.resolve("paste.txt");
+        java.nio.file.Files.writeString(file, paste);
+        Run r = run("--home", TestHome.HOME.toString(), "replay", "--paste", file.toString());
+        assertEquals(0, r.code(), r.err());
+        String[] lines = r.out().split("\n");
+        assertTrue(lines[0].startsWith("recognised: kernel log (lines 2–"), r.out());
+        assertTrue(lines[1].startsWith("recognised: server log"), r.out());
+        assertEquals("not read: line 1", lines[2], r.out());
+        assertTrue(r.out().contains("oom-killer") || r.out().toLowerCase().contains("out-of-memory killer")
+                || r.out().toLowerCase().contains("oom"), r.out());
+
+        Run json = run("--home", TestHome.HOME.toString(), "replay", "--paste", file.toString(), "--format", "json");
+        assertTrue(json.out().startsWith("{"), "with --format json the recognition goes to stderr");
+        assertTrue(json.err().contains("recognised: kernel log"));
+        Run missing = run("--home", TestHome.HOME.toString(), "replay", "--paste", tmp.resolve("nope").toString());
+        assertEquals(2, missing.code());
+        Run neither = run("--home", TestHome.HOME.toString(), "replay");
+        assertEquals(2, neither.code());
+    }
 }
