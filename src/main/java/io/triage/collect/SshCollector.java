@@ -147,6 +147,11 @@ public final class SshCollector implements AutoCloseable {
     }
 
     public Look look(SshTarget target, ProbeBundle bundle, Map<String, String> intent) {
+        return look(target, bundle, intent, null);
+    }
+
+    /** A look that tells {@code progress} (when not null) about each probe as its answer arrives. */
+    public Look look(SshTarget target, ProbeBundle bundle, Map<String, String> intent, ProbeListener progress) {
         long start = System.nanoTime();
         long deadlineNanos = start + options.deadline().toNanos();
         ClientSession session = null;
@@ -178,7 +183,7 @@ public final class SshCollector implements AutoCloseable {
             boolean cut;
             try (ChannelExec ch = session.createExecChannel("bash -s")) {
                 ch.setIn(new ByteArrayInputStream(bundle.script().getBytes(StandardCharsets.UTF_8)));
-                ch.setOut(out);
+                ch.setOut(progress == null ? out : new ProbeFrameTap(out, bundle.nonce(), progress));
                 ch.setErr(err);
                 ch.open().verify(step(deadlineNanos));
                 execs.incrementAndGet();
