@@ -44,13 +44,28 @@ final class Webhooks {
         }
         String norm = u.normalize().toString();
         for (String prefix : allowed) {
-            if (norm.startsWith(prefix)) {
+            if (within(norm, prefix)) {
                 return norm;
             }
         }
         throw ApiError.forbidden("callback-not-allowed", allowed.isEmpty()
                 ? "this server calls no callback URL (start it with --allow-callback PREFIX)"
                 : "the callback does not start with an allowed prefix");
+    }
+
+    /**
+     * True when {@code url} starts with {@code prefix} at a boundary: {@code http://a/hook} allows
+     * {@code http://a/hook/x} and {@code http://a/hook?x}, not {@code http://a/hookx} nor {@code http://a.evil}.
+     */
+    static boolean within(String url, String prefix) {
+        if (!url.startsWith(prefix)) {
+            return false;
+        }
+        if (url.length() == prefix.length() || prefix.endsWith("/")) {
+            return true;
+        }
+        char next = url.charAt(prefix.length());
+        return next == '/' || next == '?' || next == '#';
     }
 
     /** Posts the JSON body; the outcome is logged, never retried endlessly, never fatal. */
