@@ -106,7 +106,7 @@ public final class Diagnoses implements AutoCloseable {
         private final List<Event> events = new ArrayList<>();
         private final List<BlockingQueue<Event>> listeners = new ArrayList<>();
         private final Set<String> probes = new LinkedHashSet<>();
-        private long savedAt;
+        private long savedAt = System.nanoTime();
 
         Live(DiagnosisRecord r) {
             this.record = r;
@@ -414,10 +414,15 @@ public final class Diagnoses implements AutoCloseable {
         return r.done(outward.document(d), now());
     }
 
-    /** A sweep's record is saved at most every quarter second while it runs (and always at its end). */
+    /**
+     * A sweep's record (every finished host's document in it) is saved at most every two seconds while it
+     * runs, and always at its end: saving it whole after each host would write the sweep's size squared.
+     * A crash in between loses the hosts finished since the last save; the sweep is then recorded as
+     * interrupted with the results saved so far.
+     */
     private void saveCoalesced(Live l, DiagnosisRecord r) {
         long t = System.nanoTime();
-        if (t - l.savedAt > 250_000_000L) {
+        if (t - l.savedAt > 2_000_000_000L) {
             l.savedAt = t;
             save(r);
         }
