@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
 /** The {@code triage} command line. Exit codes: 0 a diagnosis was produced, 2 unusable input, 3 broken rules or knowledge. */
 @Command(name = "triage", mixinStandardHelpOptions = true, version = "triage 0.1.0",
         description = "Tells why an inference server stopped answering, how sure it is, and what to do next.",
-        subcommands = {Lab.Demo.class, Main.Replay.class, Diagnose.class, Lab.Serve.class, Bundle.class, Main.Rules.class})
+        subcommands = {Serve.class, Lab.Demo.class, Main.Replay.class, Diagnose.class, Lab.Serve.class, Bundle.class, Main.Rules.class})
 public final class Main implements Callable<Integer> {
     public static final int OK = 0;
     public static final int BAD_INPUT = 2;

@@ -166,6 +166,11 @@ public final class SshCollector implements AutoCloseable {
     }
 
     public Look look(SshTarget target, ProbeBundle bundle, Map<String, String> intent) {
+        return look(target, bundle, intent, null);
+    }
+
+    /** A look that tells {@code progress} (when not null) about each probe as its answer arrives. */
+    public Look look(SshTarget target, ProbeBundle bundle, Map<String, String> intent, ProbeListener progress) {
         long start = System.nanoTime();
         long deadlineNanos = start + options.deadline().toNanos();
         ClientSession session = null;
@@ -197,7 +202,8 @@ public final class SshCollector implements AutoCloseable {
             boolean cut;
             try (ChannelExec ch = session.createExecChannel("bash -s")) {
                 ch.setIn(new ByteArrayInputStream(bundle.script().getBytes(StandardCharsets.UTF_8)));
-                ch.setOut(answer.stdout());
+                ch.setOut(progress == null ? answer.stdout()
+                        : new ProbeFrameTap(answer.stdout(), bundle.nonce(), progress));
                 ch.setErr(answer.stderr());
                 ch.open().verify(step(deadlineNanos));
                 execs.incrementAndGet();

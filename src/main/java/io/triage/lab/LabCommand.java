@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +30,7 @@ final class LabCommand implements Command {
     private final Function<String, Optional<LabHost>> hosts;
     private final String command; // null: a shell request
     private final int port;
+    private final Duration pacing;
     private final AtomicBoolean exited = new AtomicBoolean();
     private volatile Future<?> task;
     private InputStream in;
@@ -36,8 +38,10 @@ final class LabCommand implements Command {
     private OutputStream err;
     private ExitCallback exit;
 
-    LabCommand(ExecutorService workers, Function<String, Optional<LabHost>> hosts, String command, int port) {
+    LabCommand(ExecutorService workers, Function<String, Optional<LabHost>> hosts, String command, int port,
+               Duration pacing) {
         this.workers = workers;
+        this.pacing = pacing;
         this.hosts = hosts;
         this.command = command;
         this.port = port;
@@ -117,7 +121,7 @@ final class LabCommand implements Command {
         }
         Optional<BundleScript> bundle = BundleScript.parse(script);
         if (bundle.isPresent()) {
-            LabReplies.bundle(host, bundle.get(), out);
+            LabReplies.bundle(host, bundle.get(), out, pacing);
             return 0;
         }
         if (exec.kind() == BundleScript.Exec.Kind.STDIN) {

@@ -2,8 +2,10 @@ package io.triage.lab;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +29,17 @@ final class LabReplies {
      * per requested probe that the recording has (absent stays absent), then the end frame.
      */
     static void bundle(LabHost host, BundleScript script, OutputStream out) throws IOException {
+        bundle(host, script, out, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #bundle(LabHost, BundleScript, OutputStream)}, each probe's frame written (and flushed) after
+     * the probe's recorded duration, capped at {@code pacing}, as a real host answers one probe after another.
+     *
+     * @throws InterruptedIOException when the answer is cancelled while waiting
+     */
+    static void bundle(LabHost host, BundleScript script, OutputStream out, Duration pacing) throws IOException {
+        long capMs = pacing == null ? 0 : pacing.toMillis();
         Recording rec = host.recording();
         Map<String, String> target = rec.capture().target();
         String tag = "@@" + script.nonce() + " ";
@@ -64,6 +77,7 @@ final class LabReplies {
             if (p == null) {
                 continue;
             }
+            pause(Math.min(p.ms(), capMs));
             line(out, tag + "probe " + name + " rc=" + p.rc() + " ms=" + p.ms());
             out.write(p.outB64());
             out.write(NL);
@@ -164,6 +178,18 @@ final class LabReplies {
             parts.add(prog.isEmpty() ? p.name() : p.name() + ": " + prog);
         }
         return parts.isEmpty() ? "none" : String.join(", ", parts);
+    }
+
+    private static void pause(long ms) throws InterruptedIOException {
+        if (ms <= 0) {
+            return;
+        }
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("the answer was cancelled");
+        }
     }
 
     private static void line(OutputStream out, String s) throws IOException {

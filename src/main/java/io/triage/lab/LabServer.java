@@ -76,10 +76,14 @@ public final class LabServer implements AutoCloseable {
      * @param fleetBase with {@code fleetSize > 0}: hosts {@code <fleetBase>-1 … <fleetBase>-N}, playing the
      *                  bundled captures (or, without bundled hosts, the given ones) round-robin
      * @param password the password, or null for a random one per start
+     * @param pacing when above zero, each probe of the bundle is answered after its recorded duration,
+     *               capped at this, so that a client sees the probes arrive one after another as from a
+     *               real host; zero answers the whole bundle at once
      */
     public record Config(Path knowledgeBase, int port, Path hostKeyFile, List<PublicKey> authorizedKeys,
-                         List<Path> captures, String fleetBase, int fleetSize, String password) {
+                         List<Path> captures, String fleetBase, int fleetSize, String password, Duration pacing) {
         public Config {
+            pacing = pacing == null || pacing.isNegative() ? Duration.ZERO : pacing;
             authorizedKeys = List.copyOf(authorizedKeys == null ? List.of() : authorizedKeys);
             captures = List.copyOf(captures == null ? List.of() : captures);
             if (port < 0 || port > 65535) {
@@ -99,7 +103,7 @@ public final class LabServer implements AutoCloseable {
 
         /** The bundled lab hosts of a knowledge base ({@code <knowledgeBase>/lab/hosts.yaml}), on a free port. */
         public static Config of(Path knowledgeBase) {
-            return new Config(Objects.requireNonNull(knowledgeBase), 0, null, List.of(), List.of(), null, 0, null);
+            return new Config(Objects.requireNonNull(knowledgeBase), 0, null, List.of(), List.of(), null, 0, null, Duration.ZERO);
         }
 
         /** The bundled lab hosts of a Triage home (its {@code knowledge-base/}). */
@@ -109,22 +113,22 @@ public final class LabServer implements AutoCloseable {
 
         /** No bundled hosts: only the captures and fleet added to it. */
         public static Config empty() {
-            return new Config(null, 0, null, List.of(), List.of(), null, 0, null);
+            return new Config(null, 0, null, List.of(), List.of(), null, 0, null, Duration.ZERO);
         }
 
         public Config withPort(int p) {
-            return new Config(knowledgeBase, p, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, password);
+            return new Config(knowledgeBase, p, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, password, pacing);
         }
 
         public Config withHostKeyFile(Path file) {
-            return new Config(knowledgeBase, port, file, authorizedKeys, captures, fleetBase, fleetSize, password);
+            return new Config(knowledgeBase, port, file, authorizedKeys, captures, fleetBase, fleetSize, password, pacing);
         }
 
         /** Adds client keys to the authorised ones. */
         public Config withAuthorizedKeys(Collection<? extends PublicKey> keys) {
             List<PublicKey> all = new ArrayList<>(authorizedKeys);
             all.addAll(keys);
-            return new Config(knowledgeBase, port, hostKeyFile, all, captures, fleetBase, fleetSize, password);
+            return new Config(knowledgeBase, port, hostKeyFile, all, captures, fleetBase, fleetSize, password, pacing);
         }
 
         public Config withAuthorizedKey(PublicKey key) {
@@ -135,7 +139,7 @@ public final class LabServer implements AutoCloseable {
         public Config withCaptures(Collection<Path> dirs) {
             List<Path> all = new ArrayList<>(captures);
             all.addAll(dirs);
-            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, all, fleetBase, fleetSize, password);
+            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, all, fleetBase, fleetSize, password, pacing);
         }
 
         public Config withCapture(Path dir) {
@@ -144,11 +148,16 @@ public final class LabServer implements AutoCloseable {
 
         /** Adds hosts {@code <base>-1 … <base>-<size>} (numbered from 1). */
         public Config withFleet(String base, int size) {
-            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, base, size, password);
+            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, base, size, password, pacing);
+        }
+
+        /** Answers each probe after its recorded duration, capped at {@code cap} (zero: all at once). */
+        public Config withPacing(Duration cap) {
+            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, password, cap);
         }
 
         public Config withPassword(String pw) {
-            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, pw);
+            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, pw, pacing);
         }
     }
 
@@ -215,8 +224,8 @@ public final class LabServer implements AutoCloseable {
             sshd.setSubsystemFactories(List.of());
             AtomicInteger boundPort = new AtomicInteger();
             Function<String, Optional<LabHost>> find = u -> Optional.ofNullable(u == null ? null : lookup.get(u));
-            sshd.setCommandFactory((channel, command) -> new LabCommand(workers, find, command, boundPort.get()));
-            sshd.setShellFactory(channel -> new LabCommand(workers, find, null, boundPort.get()));
+            sshd.setCommandFactory((channel, command) -> new LabCommand(workers, find, command, boundPort.get(), config.pacing()));
+            sshd.setShellFactory(channel -> new LabCommand(workers, find, null, boundPort.get(), config.pacing()));
             sshd.start();
             boundPort.set(sshd.getPort());
             return new LabServer(sshd, workers, names, lookup, key.getPublic(), pw, sshd.getPort());

@@ -5,6 +5,7 @@ import io.triage.capture.Capture;
 import io.triage.capture.CaptureWriter;
 import io.triage.collect.LookFailure;
 import io.triage.collect.ProbeBundle;
+import io.triage.collect.ProbeListener;
 import io.triage.collect.SshCollector;
 import io.triage.collect.SshTarget;
 import io.triage.engine.RuleBaseException;
@@ -69,9 +70,15 @@ public final class HostLooks {
      * capture, and diagnoses it.
      */
     public Outcome look(SshTarget target, ProbeBundle template, Map<String, String> intent, Path saveDir) {
+        return look(target, template, intent, saveDir, null);
+    }
+
+    /** As {@link #look(SshTarget, ProbeBundle, Map, Path)}, telling {@code progress} (when not null) about each probe as it arrives. */
+    public Outcome look(SshTarget target, ProbeBundle template, Map<String, String> intent, Path saveDir,
+                        ProbeListener progress) {
         long start = System.nanoTime();
         try {
-            return lookUnguarded(target, template, intent, saveDir);
+            return lookUnguarded(target, template, intent, saveDir, progress);
         } catch (RuleBaseException | KnowledgeException e) {
             throw e; // the product itself cannot diagnose: not one host's problem
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
@@ -86,7 +93,8 @@ public final class HostLooks {
         }
     }
 
-    private Outcome lookUnguarded(SshTarget target, ProbeBundle template, Map<String, String> intent, Path saveDir) {
+    private Outcome lookUnguarded(SshTarget target, ProbeBundle template, Map<String, String> intent, Path saveDir,
+                                  ProbeListener progress) {
         if (saveDir != null) {
             // refused before the host is asked anything: a look that cannot be saved as asked is not started
             try {
@@ -97,7 +105,7 @@ public final class HostLooks {
         }
         ProbeBundle bundle = ProbeBundle.forTarget(template.server(), template.port() > 0 ? template.port() : null,
                 template.log().isEmpty() ? null : template.log());
-        SshCollector.Look look = collector.look(target, bundle, intent);
+        SshCollector.Look look = collector.look(target, bundle, intent, progress);
         if (look instanceof SshCollector.Failed f) {
             return new Outcome(target.toString(), null, f.failure(), f.elapsed().toMillis() / 1000.0);
         }
