@@ -16,6 +16,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -101,6 +102,18 @@ public final class CaptureWriter {
     /** Writes {@code c} into {@code dir}, which {@link #prepare} accepts (a new or empty directory). */
     public static void write(Capture c, Path dir) throws IOException {
         prepare(dir);
+        for (Map.Entry<String, String> f : files(c).entrySet()) {
+            create(dir, f.getKey(), f.getValue());
+        }
+    }
+
+    /**
+     * The files of the capture directory {@code c} is saved as, by name, in the capture format: a probe's
+     * {@code .cmd}, {@code .out} and {@code .err}, {@code _probes.txt}, {@code target.txt}, {@code intent.txt}
+     * and {@code notes.txt}. Reading them back with {@link CaptureReader} gives {@code c} again.
+     */
+    public static Map<String, String> files(Capture c) {
+        Map<String, String> files = new LinkedHashMap<>();
         StringBuilder table = new StringBuilder();
         StringBuilder skipped = new StringBuilder();
         for (ProbeOutput p : c.probes().values()) {
@@ -109,13 +122,13 @@ public final class CaptureWriter {
                 continue;
             }
             if (p.cmd() != null) {
-                create(dir, p.name() + ".cmd", p.cmd() + "\n");
+                files.put(p.name() + ".cmd", p.cmd() + "\n");
             }
             if (p.out() != null) {
-                create(dir, p.name() + ".out", p.out());
+                files.put(p.name() + ".out", p.out());
             }
             if (p.err() != null) {
-                create(dir, p.name() + ".err", p.err());
+                files.put(p.name() + ".err", p.err());
             }
             if (p.rc() != null) {
                 table.append(p.name()).append(" rc=").append(p.rc());
@@ -125,14 +138,15 @@ public final class CaptureWriter {
                 table.append('\n');
             }
         }
-        create(dir, "_probes.txt", table.toString());
-        create(dir, "target.txt", keyValues(c.target()));
+        files.put("_probes.txt", table.toString());
+        files.put("target.txt", keyValues(c.target()));
         if (!c.intent().isEmpty()) {
-            create(dir, "intent.txt", keyValues(c.intent()));
+            files.put("intent.txt", keyValues(c.intent()));
         }
         if (!c.notes().isEmpty() || skipped.length() > 0) {
-            create(dir, "notes.txt", (c.notes().isEmpty() ? "" : String.join("\n", c.notes()) + "\n") + skipped);
+            files.put("notes.txt", (c.notes().isEmpty() ? "" : String.join("\n", c.notes()) + "\n") + skipped);
         }
+        return files;
     }
 
     /** Creates one new file, mode 0600 from its creation, never through a symbolic link. */

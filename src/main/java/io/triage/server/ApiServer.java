@@ -129,6 +129,13 @@ public final class ApiServer implements AutoCloseable {
         return app.port();
     }
 
+    /** The page of one diagnosis, as a teammate holding a token opens it from a chat message. */
+    private String pageLink(Context ctx, String id) {
+        String base = settings.publicUrl() != null ? settings.publicUrl().replaceAll("/+$", "")
+                : "http://" + (settings.bind().contains(":") ? "[" + settings.bind() + "]" : settings.bind()) + ":" + app.port();
+        return base + "/#/d/" + id;
+    }
+
     /** The origin cookie sessions must come from. */
     String origin(Context ctx) {
         if (settings.publicUrl() != null) {
@@ -328,7 +335,7 @@ public final class ApiServer implements AutoCloseable {
                 if (!v.isTextual() || v.asText().isBlank()) {
                     throw ApiError.badRequest("bad-text", "text is the pasted output, a non-empty string");
                 }
-                return new Diagnoses.CaptureRequest(Kind.text, Pastes.files(v.asText()));
+                return new Diagnoses.CaptureRequest(Kind.text, diagnoses.pastes().files(v.asText()));
         }
     }
 
@@ -408,12 +415,18 @@ public final class ApiServer implements AutoCloseable {
         }
         DiagnosisRecord r = record(ctx);
         ctx.header("X-Triage-Status", r.status().name());
-        if (format != Outward.Format.json) {
-            throw new ApiError(406, "format-unavailable", "the " + format + " rendering is not part of this build yet; ask for json");
-        }
         if (r.status() == Status.done && r.kind() != Kind.sweep && r.diagnosis() != null) {
-            ctx.status(200).contentType("application/json").result(outward.render(r.diagnosis(), format).orElseThrow());
+            String link = pageLink(ctx, r.id());
+            if (format == Outward.Format.markdown) {
+                ctx.status(200).contentType("text/markdown; charset=utf-8").result(outward.render(r.diagnosis(), format, link));
+            } else {
+                ctx.status(200).contentType("application/json").result(outward.render(r.diagnosis(), format, link));
+            }
             return;
+        }
+        if (format != Outward.Format.json) {
+            throw new ApiError(409, "not-done", "a " + format + " rendering exists for a finished diagnosis of one host or capture"
+                    + " (this one is " + r.kind() + ", " + r.status() + "); ask for json");
         }
         Map<String, Object> m = diagnoses.summary(r, true);
         if (r.status() == Status.running || r.status() == Status.queued) {

@@ -85,6 +85,7 @@ public final class Diagnoses implements AutoCloseable {
     public record Created(DiagnosisRecord record, boolean existed) { }
 
     private final Triage triage;
+    private final Pastes pastes;
     private final HostLooks looks;
     private final HostPolicy policy;
     private final DiagnosisStore store;
@@ -156,6 +157,7 @@ public final class Diagnoses implements AutoCloseable {
     public Diagnoses(Triage triage, HostLooks looks, HostPolicy policy, DiagnosisStore store, Path dataDir,
                      Metrics metrics, Webhooks webhooks, Outward outward, AuditLog audit, String publicUrl,
                      int workers, int queue, int sweepParallel) {
+        this.pastes = new Pastes(new io.triage.capture.PasteRecognizer(triage.knowledge()));
         this.triage = triage;
         this.looks = looks;
         this.policy = policy;
@@ -437,6 +439,11 @@ public final class Diagnoses implements AutoCloseable {
     }
 
     /** The newest state of a diagnosis: in progress from memory, else from the store. */
+    /** Reads pasted text by content into capture files. */
+    Pastes pastes() {
+        return pastes;
+    }
+
     public Optional<DiagnosisRecord> get(String id) {
         Live l = live.get(id);
         return l != null ? Optional.of(l.record()) : store.find(id);

@@ -5,9 +5,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.triage.explain.Diagnosis;
+import io.triage.chat.MarkdownRenderer;
+import io.triage.chat.SlackRenderer;
 import io.triage.explain.JsonRenderer;
+import io.triage.safety.Safe;
 
-import java.util.Optional;
 
 /**
  * The one place where what the server says leaves it: every response body, event and webhook payload is
@@ -18,8 +20,11 @@ final class Outward {
     /** The renderings of a diagnosis a caller may ask for with {@code ?format=}. */
     enum Format { json, markdown, slack }
 
-    private final ObjectMapper mapper = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    /** Keeps every string as it is but writes control, bidi and zero-width characters as escapes; numbers finite. */
+    private final ObjectMapper mapper = Safe.configure(new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL));
     private final JsonRenderer diagnosisJson = new JsonRenderer();
+    private final MarkdownRenderer markdown = new MarkdownRenderer();
+    private final SlackRenderer slack = new SlackRenderer();
 
     /** A diagnosis as its {@code triage.diagnosis/v1} document, as the server keeps and returns it. */
     JsonNode document(Diagnosis d) {
@@ -36,14 +41,22 @@ final class Outward {
     }
 
     /**
-     * A stored diagnosis document in the requested format; empty when this build has no renderer for that
-     * format (markdown and Slack are rendered by the chat renderers, which this build does not have yet).
+     * A stored diagnosis document in the requested format: JSON as stored, or the chat renderings (markdown,
+     * Slack Block Kit), which sanitise and escape every host text themselves.
+     *
+     * @param link the page of this diagnosis, for the renderings' "full diagnosis" link; may be null
      */
-    Optional<String> render(JsonNode document, Format format) {
-        return switch (format) {
-            case json -> Optional.of(json(document));
-            case markdown, slack -> Optional.empty();
-        };
+    String render(JsonNode document, Format format, String link) {
+        if (format == Format.json) {
+            return json(document);
+        }
+        Diagnosis d;
+        try {
+            d = diagnosisJson.mapper().treeToValue(document, Diagnosis.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored diagnosis could not be read back", e);
+        }
+        return format == Format.markdown ? markdown.render(d, link) : json(slack.render(d, link));
     }
 
     ObjectMapper mapper() {

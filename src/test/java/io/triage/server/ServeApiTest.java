@@ -196,6 +196,7 @@ class ServeApiTest {
         assertEquals("triage.diagnosis/v1", d.path("schema").asText());
         assertEquals("external-kill", d.path("cause").asText());
         assertTrue(d.path("engine").path("rulesFiredNames").size() > 0);
+        assertEquals(List.of(), new io.triage.chat.DiagnosisSchema().validate(d), "the API's document breaks the schema");
         JsonNode list = Http.json(api.get("/api/v1/diagnoses?host=gpu-killed"));
         boolean found = false;
         for (JsonNode s : list.path("diagnoses")) {
@@ -304,18 +305,24 @@ class ServeApiTest {
     }
 
     @Test
-    void aPasteIsDiagnosedAsTheServersLogTail() throws Exception {
-        String log = Files.readString(TestHome.fixture("seed-trtllm-backend-never-launched").resolve("log_tail.out"));
+    void aPasteIsReadByContentAndSaysWhatItRecognised() throws Exception {
+        // what an on-call engineer copies from a terminal: nvidia-smi, ps and the log, under their prompts
+        Path dir = TestHome.fixture("h200/02-external-kill");
+        String paste = "$ nvidia-smi\n" + Files.readString(dir.resolve("nvidia_smi_full.out"))
+                + "$ ps -eo pid,ppid,stat,etimes,rss,args\n" + Files.readString(dir.resolve("ps.out"))
+                + "$ tail -n 20 /var/log/llm/server-a.log\n" + Files.readString(dir.resolve("log_tail.out"));
         ObjectNode body = Http.JSON.createObjectNode();
-        body.put("text", log);
+        body.put("text", paste);
         String id = create(body.toString());
         JsonNode d = Http.json(api.awaitFinished(id));
         assertEquals("triage.diagnosis/v1", d.path("schema").asText(), d.toString());
-        boolean sawLog = false;
-        for (JsonNode p : d.path("coverage").path("probes")) {
-            sawLog |= p.path("name").asText().equals("log_tail");
-        }
-        assertTrue(sawLog, d.path("coverage").toString());
+        assertEquals(List.of(), new io.triage.chat.DiagnosisSchema().validate(d));
+        List<String> probes = new java.util.ArrayList<>();
+        d.path("coverage").path("probes").forEach(p -> probes.add(p.path("name").asText()));
+        assertTrue(probes.containsAll(List.of("nvidia_smi_full", "ps", "log_tail")), probes.toString());
+        String notes = d.path("coverage").path("notes").toString();
+        assertTrue(notes.contains("recognised: ") && notes.contains("nvidia-smi"), notes);
+        assertEquals("external-kill", d.path("cause").asText(), d.path("summary").asText());
     }
 
     @Test
@@ -425,13 +432,23 @@ class ServeApiTest {
     }
 
     @Test
-    void formatsWithoutARendererAreNotAcceptable() throws Exception {
+    void aDiagnosisIsRenderedForChatAsMarkdownAndSlackBlocksWithALinkToItsPage() throws Exception {
         String id = create("{\"host\":\"gpu-killed\"}");
         api.awaitFinished(id);
-        assertError(api.get("/api/v1/diagnoses/" + id + "?format=markdown"), 406, "format-unavailable");
-        assertError(api.get("/api/v1/diagnoses/" + id + "?format=slack"), 406, "format-unavailable");
+        HttpResponse<String> md = api.get("/api/v1/diagnoses/" + id + "?format=markdown");
+        assertEquals(200, md.statusCode(), md.body());
+        assertTrue(md.headers().firstValue("Content-Type").orElse("").startsWith("text/markdown"));
+        assertTrue(md.body().contains("external-kill") && md.body().contains("/#/d/" + id), md.body());
+        HttpResponse<String> slack = api.get("/api/v1/diagnoses/" + id + "?format=slack");
+        assertEquals(200, slack.statusCode(), slack.body());
+        JsonNode msg = Http.json(slack);
+        assertTrue(msg.path("blocks").isArray() && msg.path("blocks").size() > 2, msg.toString());
+        assertTrue(msg.path("text").asText().toLowerCase(java.util.Locale.ROOT).contains("killed"), msg.toString());
         assertError(api.get("/api/v1/diagnoses/" + id + "?format=html"), 400, "bad-format");
         assertEquals(200, api.get("/api/v1/diagnoses/" + id + "?format=json").statusCode());
+        String sweep = create("{\"hosts\":[\"gpu-killed\",\"gpu-healthy\"]}");
+        api.awaitFinished(sweep);
+        assertError(api.get("/api/v1/diagnoses/" + sweep + "?format=markdown"), 409, "not-done");
     }
 
     // ---- idempotency, callbacks, alerting
