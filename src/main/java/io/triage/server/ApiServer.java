@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.triage.chat.AlertmanagerPayload;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -488,34 +489,20 @@ public final class ApiServer implements AutoCloseable {
 
     /** Prometheus Alertmanager's webhook: each firing alert's host is diagnosed; the result goes to the webhook target. */
     private void alertmanager(Context ctx) {
-        JsonNode body = parse(body(ctx));
-        JsonNode alerts = body.path("alerts");
-        if (!alerts.isArray()) {
-            throw ApiError.badRequest("bad-alert", "an Alertmanager webhook payload has an alerts array");
+        AlertmanagerPayload payload;
+        try {
+            payload = AlertmanagerPayload.parse(parse(body(ctx)));
+        } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest("bad-alert", oneLine(e.getMessage()));
         }
-        String top = body.path("status").asText("firing");
         List<Map<String, Object>> accepted = new ArrayList<>();
         List<Map<String, Object>> skipped = new ArrayList<>();
-        Set<String> seen = new LinkedHashSet<>();
-        for (JsonNode a : alerts) {
-            String status = a.path("status").asText(top);
-            String label = a.path("labels").path(settings.alertLabel()).asText("");
-            String host = stripPort(label);
+        for (String why : payload.skipped(settings.alertLabel())) {
+            skipped.add(Map.of("reason", why));
+        }
+        for (String host : payload.hosts(settings.alertLabel())) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("host", host);
-            if (!status.equals("firing")) {
-                m.put("reason", "the alert is " + HostPolicy.printable(status));
-                skipped.add(m);
-                continue;
-            }
-            if (host.isEmpty()) {
-                m.put("reason", "the alert has no " + settings.alertLabel() + " label");
-                skipped.add(m);
-                continue;
-            }
-            if (!seen.add(host)) {
-                continue;
-            }
             try {
                 Diagnoses.Created c = diagnoses.create(new Diagnoses.HostRequest(host), Map.of(),
                         settings.webhookTarget(), null, by(ctx));
@@ -528,17 +515,6 @@ public final class ApiServer implements AutoCloseable {
             }
         }
         send(ctx, 202, Map.of("accepted", accepted, "skipped", skipped));
-    }
-
-    /** {@code gpu-node-3:9100} → {@code gpu-node-3}; {@code [::1]:9100} → {@code ::1}. */
-    static String stripPort(String instance) {
-        String s = instance.strip();
-        if (s.startsWith("[")) {
-            int end = s.indexOf(']');
-            return end > 0 ? s.substring(1, end) : s;
-        }
-        int colon = s.indexOf(':');
-        return colon >= 0 && s.indexOf(':', colon + 1) < 0 ? s.substring(0, colon) : s;
     }
 
     // ---- plumbing
