@@ -9,6 +9,7 @@ import io.triage.facts.Evidence;
 import io.triage.facts.Exclusion;
 import io.triage.facts.Hypothesis;
 import io.triage.facts.ProbeStatus;
+import io.triage.facts.Gpu;
 import io.triage.facts.Proc;
 import io.triage.facts.Question;
 import io.triage.facts.Refutation;
@@ -78,6 +79,7 @@ public final class Diagnoser {
         List<ProbeStatus> probes = new ArrayList<>();
         List<Unparseable> unparseable = new ArrayList<>();
         List<Proc> procs = new ArrayList<>();
+        List<Gpu> gpus = new ArrayList<>();
         Trace trace = run.trace();
         for (Object f : run.facts()) {
             if (f instanceof Hypothesis h) {
@@ -99,6 +101,8 @@ public final class Diagnoser {
                 unparseable.add(u);
             } else if (f instanceof Proc p) {
                 procs.add(p);
+            } else if (f instanceof Gpu g) {
+                gpus.add(g);
             }
         }
         Chains chains = new Chains(trace);
@@ -179,7 +183,23 @@ public final class Diagnoser {
         return new Diagnosis(Diagnosis.SCHEMA, source, obs.target(), verdict.cause(), verdict.subtype(),
                 verdict.confidence(), title, spec.summary() == null ? "" : spec.summary().strip(), caveats, views,
                 ruledOut, qs, steps, coverage(probes, unparseable, obs.notes()),
-                new Diagnosis.Engine(run.fired(), List.copyOf(names), run.stoppedAtLimit(), home));
+                new Diagnosis.Engine(run.fired(), List.copyOf(names), run.stoppedAtLimit(), home),
+                host(gpus, procs, probes));
+    }
+
+    /** The host at a glance: every GPU as nvidia-smi listed it, and the server's processes. */
+    private static Diagnosis.HostView host(List<Gpu> gpus, List<Proc> procs, List<ProbeStatus> probes) {
+        List<Diagnosis.GpuView> g = gpus.stream().sorted(Comparator.comparingInt(Gpu::index))
+                .map(x -> new Diagnosis.GpuView(x.index(), x.name(), x.memUsedMiB(), x.memTotalMiB(), x.utilPct(),
+                        Double.isFinite(x.powerW()) ? x.powerW() : -1)).toList();
+        Map<Integer, Proc> byPid = new LinkedHashMap<>();
+        procs.stream().filter(p -> !"other".equals(p.role())).sorted(Comparator.comparingInt(Proc::pid))
+                .forEach(p -> byPid.putIfAbsent(p.pid(), p));
+        List<Diagnosis.ProcessView> ps = byPid.values().stream().map(p -> new Diagnosis.ProcessView(p.pid(), p.ppid(),
+                p.state(), p.role(), p.server(), p.args())).toList();
+        boolean looked = probes.stream().anyMatch(p -> (p.probe().equals("ps") || p.probe().equals("pgrep"))
+                && p.status().equals("ok"));
+        return new Diagnosis.HostView(g, ps, looked);
     }
 
     private List<Diagnosis.Step> steps(Hypothesis verdict, List<Hypothesis> ranked, List<Advice> advice,

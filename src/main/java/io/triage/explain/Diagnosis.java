@@ -21,7 +21,34 @@ import java.util.function.UnaryOperator;
 public record Diagnosis(String schema, String source, Target target, String cause, String subtype,
                         String confidence, String title, String summary, List<String> caveats,
                         List<HypothesisView> hypotheses, List<Exclusion> ruledOut, List<QuestionView> questions,
-                        List<Step> nextSteps, Coverage coverage, Engine engine) {
+                        List<Step> nextSteps, Coverage coverage, Engine engine,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) HostView host) {
+
+    /** A diagnosis without the host at a glance (renderers and tests that build one by hand). */
+    public Diagnosis(String schema, String source, Target target, String cause, String subtype, String confidence,
+                     String title, String summary, List<String> caveats, List<HypothesisView> hypotheses,
+                     List<Exclusion> ruledOut, List<QuestionView> questions, List<Step> nextSteps, Coverage coverage,
+                     Engine engine) {
+        this(schema, source, target, cause, subtype, confidence, title, summary, caveats, hypotheses, ruledOut,
+                questions, nextSteps, coverage, engine, null);
+    }
+
+    /**
+     * The host at a glance, as the probes saw it: what a person would look at first. Numbers are -1 when
+     * the probe did not report them.
+     *
+     * @param gpus every GPU nvidia-smi listed
+     * @param processes the server's processes (front end and workers), with their states
+     * @param processesLooked false when no process listing ran (an empty list then says nothing)
+     */
+    public record HostView(List<GpuView> gpus, List<ProcessView> processes, boolean processesLooked) { }
+
+    /** One GPU: memory in MiB, utilisation in percent, power in watts. */
+    public record GpuView(int index, String name, long memoryUsedMiB, long memoryTotalMiB, int utilizationPercent,
+                          double powerW) { }
+
+    /** One server process: state is the first letter of ps STAT (R, S, D, T, Z…), or empty when unknown. */
+    public record ProcessView(int pid, int ppid, String state, String role, String server, String command) { }
 
     public static final String SCHEMA = "triage.diagnosis/v1";
 
@@ -88,7 +115,13 @@ public record Diagnosis(String schema, String source, Target target, String caus
                         strings(coverage.absent(), f), strings(coverage.failed(), f), strings(coverage.unparseable(), f),
                         strings(coverage.notes(), f)),
                 engine == null ? null : new Engine(engine.rulesFired(), strings(engine.rulesFiredNames(), f),
-                        engine.stoppedAtLimit(), f.apply(engine.home())));
+                        engine.stoppedAtLimit(), f.apply(engine.home())),
+                host == null ? null : new HostView(
+                        host.gpus().stream().map(g -> new GpuView(g.index(), f.apply(g.name()), g.memoryUsedMiB(),
+                                g.memoryTotalMiB(), g.utilizationPercent(), g.powerW())).toList(),
+                        host.processes().stream().map(p -> new ProcessView(p.pid(), p.ppid(), f.apply(p.state()),
+                                f.apply(p.role()), f.apply(p.server()), f.apply(p.command()))).toList(),
+                        host.processesLooked()));
     }
 
     private static List<String> strings(List<String> in, UnaryOperator<String> f) {

@@ -183,7 +183,9 @@ public final class FactBuilder {
 
         Map<String, String> intent = new LinkedHashMap<>(capture.intent());
         intent.putAll(extraIntent);
-        intent.forEach((k, v) -> sink.add(intent(k, v, capture.intent().containsKey(k) && !extraIntent.containsKey(k))));
+        final long now = clock;
+        final ZoneOffset tz = zone;
+        intent.forEach((k, v) -> sink.add(intent(k, v, capture.intent().containsKey(k) && !extraIntent.containsKey(k), now, tz)));
 
         // per-GPU thresholds and the Xid catalogue entries for codes seen
         Set<Integer> profiled = new HashSet<>();
@@ -304,13 +306,31 @@ public final class FactBuilder {
         return name.startsWith("log") || name.endsWith("_log") || name.endsWith("logs") || name.startsWith("journal");
     }
 
-    private static Intent intent(String key, String value, boolean fromFile) {
+    /** A time of day as people say it: {@code 00:31} or {@code 00:31:05}. */
+    private static final Pattern TIME_OF_DAY = Pattern.compile("([01]?\\d|2[0-3]):([0-5]\\d)(?::([0-5]\\d))?");
+
+    /**
+     * @param clock the capture's clock (epoch seconds), or -1; a bare time of day ({@code launched_at=00:31})
+     *              is read in the host's time zone as the latest such moment at or before the capture
+     */
+    private static Intent intent(String key, String value, boolean fromFile, long clock, ZoneOffset zone) {
         String k = Text.argName(key);
         String v = Text.argValue(value);
         long epoch = -1;
         if (k.equals("launched_at") || k.endsWith("_at")) {
             OffsetDateTime t = Timestamps.isoInstant(v);
             epoch = t == null ? -1 : t.toEpochSecond();
+            Matcher m = TIME_OF_DAY.matcher(v.strip());
+            if (t == null && clock >= 0 && m.matches()) {
+                OffsetDateTime at = java.time.Instant.ofEpochSecond(clock).atOffset(zone)
+                        .withHour(Integer.parseInt(m.group(1))).withMinute(Integer.parseInt(m.group(2)))
+                        .withSecond(m.group(3) == null ? 0 : Integer.parseInt(m.group(3))).withNano(0);
+                if (at.toEpochSecond() > clock) {
+                    at = at.minusDays(1);
+                }
+                epoch = at.toEpochSecond();
+                v = at.toString();
+            }
         }
         return new Intent(k, v, epoch, fromFile ? "intent.txt" : "operator", 0, k + "=" + v);
     }

@@ -18,6 +18,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +45,16 @@ public final class ApiServer implements AutoCloseable {
     private static final Pattern INTENT_KEY = Pattern.compile("^[A-Za-z_][A-Za-z0-9_.-]{0,63}$");
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("^[\\x21-\\x7e]{1,200}$");
     private static final String CSRF_HEADER = "X-CSRF-Token";
+    /**
+     * Every page response: scripts and styles only from this server's own files (no inline script, no eval),
+     * connections only back to it, no framing, no plugins, no base or form target elsewhere.
+     */
+    static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            + "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+    /** The page's files, by URL path: nothing else is served from the page directory. */
+    private static final Map<String, String> PAGE_FILES = Map.of(
+            "/app.js", "text/javascript; charset=utf-8",
+            "/app.css", "text/css; charset=utf-8");
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
 
     /** One route: method (GET, POST, or SSE for an event stream), path as Javalin and OpenAPI write it. */
@@ -55,12 +67,14 @@ public final class ApiServer implements AutoCloseable {
     private final Sessions sessions;
     private final Metrics metrics;
     private final Outward outward;
+    private final Path web;
     private final ObjectMapper json = new ObjectMapper();
     private final List<Route> routes = new ArrayList<>();
     private Javalin app;
 
     public ApiServer(ServeSettings settings, Diagnoses diagnoses, HostPolicy policy, Tokens tokens,
-                     String oneTimeToken, Metrics metrics, Outward outward) {
+                     String oneTimeToken, Metrics metrics, Outward outward, Path web) {
+        this.web = web;
         this.settings = settings;
         this.diagnoses = diagnoses;
         this.policy = policy;
@@ -95,6 +109,9 @@ public final class ApiServer implements AutoCloseable {
             });
             route(cfg, "GET", "/healthz", false, this::healthz);
             route(cfg, "GET", "/", false, this::page);
+            for (String f : new java.util.TreeSet<>(PAGE_FILES.keySet())) {
+                route(cfg, "GET", f, false, this::pageFile);
+            }
             route(cfg, "GET", "/metrics", true, ctx -> ctx.contentType("text/plain; version=0.0.4").result(metrics.render()));
             route(cfg, "GET", "/api/v1/openapi.json", true, ctx -> resource(ctx, "api/openapi.json"));
             route(cfg, "GET", "/api/v1/diagnosis.schema.json", true, ctx -> resource(ctx, "api/diagnosis.schema.json"));
@@ -150,7 +167,7 @@ public final class ApiServer implements AutoCloseable {
 
     private void authenticate(Context ctx) {
         String path = ctx.path();
-        if (path.equals("/healthz") || path.equals("/")) {
+        if (path.equals("/healthz") || path.equals("/") || PAGE_FILES.containsKey(path)) {
             return;
         }
         String auth = ctx.header("Authorization");
@@ -207,13 +224,35 @@ public final class ApiServer implements AutoCloseable {
             ctx.redirect("/", io.javalin.http.HttpStatus.SEE_OTHER);
             return;
         }
-        boolean signedIn = sessions.find(ctx.cookie(Sessions.COOKIE)).isPresent();
+        // the page is one more client of the API: without a session its calls are refused and it says how
+        // to sign in; it holds nothing secret itself
+        pageHeaders(ctx);
+        ctx.status(200).contentType("text/html; charset=utf-8").result(pageBytes("index.html"));
+    }
+
+    private void pageFile(Context ctx) {
+        pageHeaders(ctx);
+        ctx.status(200).contentType(PAGE_FILES.get(ctx.path())).result(pageBytes(ctx.path().substring(1)));
+    }
+
+    private static void pageHeaders(Context ctx) {
+        ctx.header("Content-Security-Policy", CSP);
+        ctx.header("X-Content-Type-Options", "nosniff");
+        ctx.header("Referrer-Policy", "no-referrer");
+        ctx.header("X-Frame-Options", "DENY");
         ctx.header("Cache-Control", "no-store");
-        ctx.header("Content-Security-Policy", "default-src 'self'");
-        ctx.status(signedIn ? 200 : 401).contentType("text/html; charset=utf-8").result("<!doctype html><meta charset=utf-8>"
-                + "<title>Triage</title><h1>Triage</h1><p>"
-                + (signedIn ? "Signed in. The API is described at <a href=\"/api/v1/openapi.json\">/api/v1/openapi.json</a>."
-                : "Open the sign-in link that <code>triage serve</code> printed.") + "</p>");
+    }
+
+    private byte[] pageBytes(String name) {
+        Path f = web.resolve(name);
+        try {
+            if (!Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw ApiError.notFound("the page's " + name + " is not installed (the web/ directory of the installation)");
+            }
+            return Files.readAllBytes(f);
+        } catch (IOException e) {
+            throw ApiError.notFound("the page's " + name + " could not be read");
+        }
     }
 
     private void session(Context ctx) {

@@ -138,7 +138,8 @@ public final class TriageServer implements AutoCloseable {
                     hooks, outward, audit, publicUrl == null ? "" : publicUrl, settings.workers(), settings.queue(),
                     settings.sweepParallel());
             String oneTime = Tokens.random(24);
-            ApiServer api = new ApiServer(settings, diagnoses, policy, s.tokens(), oneTime, metrics, outward);
+            ApiServer api = new ApiServer(settings, diagnoses, policy, s.tokens(), oneTime, metrics, outward,
+                    s.triage().home().resolve("web"));
             int port = api.start();
             return new TriageServer(s, lab, collector, diagnoses, api, audit, policy, oneTime, port, store.skipped());
         } catch (IOException | RuntimeException e) {
