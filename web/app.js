@@ -14,6 +14,19 @@
   let knownHosts = [];
 
   // ---------------------------------------------------------------- DOM helpers (text only) ----
+  // The page's one sanitiser, the same rules as the server's: every text node goes through it. The API keeps
+  // host text exact (JSON escapes it), so control characters arrive here raw: C0 controls become their
+  // control pictures (ESC is ␛), DEL ␡, and C1 controls, bidi overrides and isolates, zero-width and other
+  // format characters, and line/paragraph separators become <U+XXXX>. Newline and tab stay.
+  const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+  function vis(text) {
+    return String(text).replace(INVISIBLE, (c) => {
+      const n = c.charCodeAt(0);
+      if (n < 0x20) return String.fromCharCode(0x2400 + n);
+      if (n === 0x7f) return '\u2421';
+      return '<U+' + n.toString(16).toUpperCase().padStart(4, '0') + '>';
+    });
+  }
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
     if (attrs) {
@@ -21,28 +34,31 @@
         if (v === undefined || v === null || v === false) continue;
         if (k === 'class') e.className = v;
         else if (k === 'on') for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
-        else if (k.startsWith('data-') || k === 'title' || k === 'type' || k === 'role' || k.startsWith('aria-')) e.setAttribute(k, String(v));
+        else if (k.startsWith('data-') || k === 'title' || k === 'type' || k === 'role' || k.startsWith('aria-')) e.setAttribute(k, vis(v));
         else e[k] = v;
       }
     }
     for (const c of children.flat()) {
       if (c === undefined || c === null || c === false) continue;
-      e.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+      e.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(vis(c)) : c);
     }
     return e;
   }
   const SVGNS = 'http://www.w3.org/2000/svg';
   function svg(tag, attrs, ...children) {
     const e = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, vis(v));
     for (const c of children.flat()) {
       if (c === undefined || c === null) continue;
-      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+      e.appendChild(typeof c === 'string' ? document.createTextNode(vis(c)) : c);
     }
     return e;
   }
   function scrollDown() { logEl.scrollTop = logEl.scrollHeight; }
-  function say(text) { const li = el('li', {class: 'msg me'}, text); logEl.appendChild(li); scrollDown(); return li; }
+  // every message, probe line and card carries the moment it was shown (ms since the page loaded): the
+  // page's own record of how long an answer took
+  const at = () => String(Math.round(performance.now()));
+  function say(text) { const li = el('li', {class: 'msg me', 'data-at': at()}, text); logEl.appendChild(li); scrollDown(); return li; }
   function bot(...children) {
     const bubble = el('div', {class: 'bubble'}, ...children);
     const li = el('li', {class: 'msg bot'}, bubble);
@@ -54,7 +70,7 @@
     b.parentElement.classList.add('err');
     return b;
   }
-  function status(text) { statusEl.textContent = text || ''; }
+  function status(text) { statusEl.textContent = vis(text || ''); }
   function short(s, n) { s = String(s ?? ''); return s.length > n ? s.slice(0, n - 1) + '…' : s; }
 
   // ---------------------------------------------------------------- API ----
@@ -117,7 +133,7 @@
       ul.replaceChildren(...items.map((it) => el('li', null,
         el('button', {class: 'link', type: 'button', 'data-id': it.id, title: it.id,
           on: {click: () => reopen(it.id)}},
-          it.kind === 'sweep' ? 'sweep of ' + (it.hosts || []).length : (it.hosts && it.hosts.length ? it.hosts[0] : it.kind),
+          it.kind === 'sweep' ? 'sweep of ' + (it.hosts || []).length : (it.hosts && it.hosts.length ? it.hosts[0] : it.kind === 'text' ? 'paste' : it.kind),
           el('span', {class: 'note'}, [it.cause ? it.cause + (it.subtype ? '/' + it.subtype : '') : it.status,
             it.created ? ' · ' + new Date(it.created).toLocaleString() : ''].join(''))))));
     } catch (e) {
@@ -231,12 +247,12 @@
     const cls = p.status || (p.rc === 124 ? 'timeout' : p.rc === 127 || p.rc === 126 ? 'failed' : 'ok');
     const rcText = p.rc === undefined || p.rc === -1 || p.rc === 0 ? '' : 'rc ' + p.rc + (RC[p.rc] ? ' ' + RC[p.rc] : '');
     const what = p.summary || p.reason || rcText;
-    return el('li', {class: cls, 'data-probe': name},
+    return el('li', {class: cls, 'data-probe': name, 'data-at': at()},
       name, p.status && p.status !== 'ok' ? ' — ' + p.status : '', what ? ' · ' + what : '',
       secs !== undefined ? ' (' + secs.toFixed(2) + ' s)' : '');
   }
   function card(d, container) {
-    const c = el('div', {class: 'card ' + verdictClass(d), 'data-cause': d.cause, 'data-confidence': d.confidence});
+    const c = el('div', {class: 'card ' + verdictClass(d), 'data-cause': d.cause, 'data-confidence': d.confidence, 'data-at': at()});
     c.appendChild(el('p', {class: 'verdict'}, d.title || d.cause,
       el('span', {class: 'conf ' + d.confidence}, d.confidence),
       el('span', {class: 'id'}, d.cause + (d.subtype ? '/' + d.subtype : ''))));
@@ -609,7 +625,7 @@
           bot('The sweep has not finished ' + r.host + ' yet.');
         }
       }}}, verdict));
-      if (d) tr.children[2].textContent = d.confidence;
+      if (d) tr.children[2].textContent = vis(d.confidence);
       if (r.seconds !== undefined) tr.children[3].textContent = Number(r.seconds).toFixed(1);
     };
     bubble.onHost = fill;
