@@ -1,10 +1,12 @@
 package io.triage.knowledge;
 
 import java.util.List;
-import java.util.regex.Pattern;
+import com.google.re2j.Pattern;
 
 /**
- * One log marker: a regex that, when it finds a match in one log line, classifies the line.
+ * One log marker: a regex that, when it finds a match in one log line, classifies the line. The regex
+ * is compiled by RE2J, whose matching time is linear in the line's length whatever the pattern: a
+ * hostile line cannot make a marker backtrack (no back-references, no look-arounds).
  *
  * @param server the server kind the marker belongs to, or {@code common}
  * @param prefilter literals of which every match contains one (derived from the regex), or null; the

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
+import com.google.re2j.Pattern;
 
 /** Which command lines are which server's front end or workers, and which are the probe itself. */
 public final class ProcessPatterns {
@@ -28,6 +28,18 @@ public final class ProcessPatterns {
         this.workers = workers;
         this.comm = comm;
         this.containers = containers;
+    }
+
+    /** How many patterns there are: what classifying one command line may try. */
+    public int size() {
+        int n = ignore.size() + comm.size() + containers.size();
+        for (List<Pattern> l : frontends.values()) {
+            n += l.size();
+        }
+        for (List<Pattern> l : workers.values()) {
+            n += l.size();
+        }
+        return n;
     }
 
     /** True when a kernel process name (15 characters at most, as the OOM killer prints it) is a server's. */
@@ -72,8 +84,8 @@ public final class ProcessPatterns {
             for (String r : regexes) {
                 try {
                     out.add(Pattern.compile(r));
-                } catch (java.util.regex.PatternSyntaxException e) {
-                    throw new KnowledgeException(path + ": " + where + ": bad regex '" + r + "': "
+                } catch (com.google.re2j.PatternSyntaxException e) {
+                    throw new KnowledgeException(path + ": " + where + ": pattern not accepted by the linear-time engine '" + r + "': "
                             + e.getDescription());
                 }
             }

@@ -23,8 +23,13 @@ final class ProcessParser {
     private ProcessParser() {
     }
 
+    /** Passes over a process line: splitting, every process pattern, the argument list. */
+    private static int passes(ProcessPatterns patterns) {
+        return patterns.size() + 4;
+    }
+
     static void pgrep(ProbeOutput p, ProcessPatterns patterns, Map<Integer, Proc> procs, Sink sink) {
-        List<String> lines = Text.lines(p.outOrEmpty());
+        List<String> lines = sink.lines(p, passes(patterns));
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank()) {
@@ -47,7 +52,7 @@ final class ProcessParser {
     }
 
     static void ps(ProbeOutput p, ProcessPatterns patterns, Map<Integer, Proc> procs, Sink sink) {
-        List<String> lines = Text.lines(p.outOrEmpty());
+        List<String> lines = sink.lines(p, passes(patterns));
         List<String> header = null;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
