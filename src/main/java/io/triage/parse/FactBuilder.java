@@ -212,7 +212,7 @@ public final class FactBuilder {
         facts.addAll(extra);
         notes.addAll(sink.notes());
         notes.addAll(sink.budget().notes());
-        return new Observation(target, facts, notes);
+        return new Observation(target, facts, notes, sink.budget().spent());
     }
 
     private static final Pattern PORT_ARG = Pattern.compile("--port[= ](\\d{1,5})(?!\\d)");
@@ -410,7 +410,7 @@ public final class FactBuilder {
     /** How tail, grep and friends say the file they were given does not exist. */
     private static final Pattern MISSING_FILE = Pattern.compile("(?i)no such file|cannot open");
 
-    private static void guarded(ProbeOutput p, Sink sink, java.util.function.Consumer<ProbeOutput> parser) {
+    static void guarded(ProbeOutput p, Sink sink, java.util.function.Consumer<ProbeOutput> parser) {
         if (p == null) {
             return;
         }

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import com.google.re2j.Matcher;
+import io.triage.knowledge.LinePattern;
 import java.util.regex.Pattern;
 
 /**
@@ -87,7 +87,7 @@ final class LogParser {
         int total = entries.size();
         long[] allEpochs = new long[total];
         List<Marker>[] allMatched = newArray(total);
-        List<Matcher>[] allMatchers = newArray(total);
+        List<LinePattern.Match>[] allMatchers = newArray(total);
         // newest line first: when the budget runs out, what goes unread is the oldest part of the log
         int firstRead = 0;
         for (int i = total - 1; i >= 0; i--) {
@@ -99,16 +99,17 @@ final class LogParser {
             }
             allEpochs[i] = Timestamps.log(text, zone, year);
             List<Marker> ms = null;
-            List<Matcher> mm = null;
+            List<LinePattern.Match> mm = null;
             java.util.BitSet candidates = index.candidates(text);
+            boolean plain = LinePattern.plain(text);
             for (int c = candidates.nextSetBit(0); c >= 0; c = candidates.nextSetBit(c + 1)) {
                 Marker m = markers.get(c);
                 if (ms != null && ms.get(ms.size() - 1).id().equals(m.id())) {
                     continue; // another branch of a marker that already matched this line
                 }
-                budget.spend(text.length() + 1L);
-                Matcher matcher = m.pattern().matcher(text);
-                if (matcher.find()) {
+                budget.spend(m.pattern().cost(text.length(), plain));
+                LinePattern.Match matcher = m.pattern().find(text, plain);
+                if (matcher != null) {
                     if (ms == null) {
                         ms = new ArrayList<>(2);
                         mm = new ArrayList<>(2);
@@ -131,7 +132,7 @@ final class LogParser {
         int n = entries.size();
         long[] epochs = java.util.Arrays.copyOfRange(allEpochs, firstRead, total);
         List<List<Marker>> matched = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatched, firstRead, total));
-        List<List<Matcher>> matchers = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatchers, firstRead, total));
+        List<List<LinePattern.Match>> matchers = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatchers, firstRead, total));
         int[] runOf = new int[n];
         int run = cutRuns(matched, runOf);
         int current = run;
@@ -153,7 +154,7 @@ final class LogParser {
             String excerpt = Text.excerpt(e.text());
             for (int k = 0; k < ms.size(); k++) {
                 Marker m = ms.get(k);
-                Matcher mt = matchers.get(i).get(k);
+                LinePattern.Match mt = matchers.get(i).get(k);
                 String kind = m.kind().equals("access") && !servedWork(m, mt) ? Marker.ACCESS_NOISE : m.kind();
                 if (ROUTINE.contains(m.kind()) && !keep[i]) {
                     continue;
@@ -242,7 +243,7 @@ final class LogParser {
      * rules ask whether such a line exists before or after another, and how recent the newest is,
      * never how many there are. A log of a thousand requests stays a handful of facts.
      */
-    private static boolean[] routineKept(List<List<Marker>> matched, List<List<Matcher>> matchers, int[] runOf,
+    private static boolean[] routineKept(List<List<Marker>> matched, List<List<LinePattern.Match>> matchers, int[] runOf,
                                          long[] epochs) {
         boolean[] keep = new boolean[matched.size()];
         Map<String, Integer> first = new HashMap<>();
@@ -343,7 +344,7 @@ final class LogParser {
      * An access line is served work unless it is a health or metrics poll or answered with a 5xx:
      * a load balancer's 503s must never pass for progress.
      */
-    private static boolean servedWork(Marker m, Matcher mt) {
+    private static boolean servedWork(Marker m, LinePattern.Match mt) {
         String status = group(m, mt, "status");
         String path = group(m, mt, "path");
         if (status != null && status.startsWith("5")) {
@@ -352,15 +353,8 @@ final class LogParser {
         return path == null || !POLL_PATH.matcher(path).matches();
     }
 
-    private static String group(Marker m, Matcher mt, String name) {
-        if (!m.groups().contains(name)) {
-            return null;
-        }
-        try {
-            return mt.group(name);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+    private static String group(Marker m, LinePattern.Match mt, String name) {
+        return m.groups().contains(name) ? mt.group(name) : null;
     }
 
     private static boolean has(List<Marker> ms, String kind) {
@@ -385,18 +379,13 @@ final class LogParser {
         return best;
     }
 
-    private static String detail(Marker m, Matcher matcher) {
+    private static String detail(Marker m, LinePattern.Match matcher) {
         if (m.groups().isEmpty()) {
             return "";
         }
         StringBuilder b = new StringBuilder();
         for (String g : m.groups()) {
-            String v;
-            try {
-                v = matcher.group(g);
-            } catch (IllegalArgumentException e) {
-                v = null;
-            }
+            String v = matcher.group(g);
             if (v != null && !v.isBlank()) {
                 if (b.length() > 0) {
                     b.append(' ');

@@ -11,7 +11,8 @@ import java.util.Map;
  * How much of one capture the parsers read. Text from a host is hostile: one line may be a megabyte,
  * a log may be built to be slow. So every line is cut to {@link #LINE_CAP} characters before any
  * pattern sees it, and the parsing of one capture has a work budget counted in characters examined
- * (a line's length once for every pass over it: the literal scan, each regex tried, the timestamp).
+ * (a line's length once for every pass over it: the literal scan, each regex tried, the timestamp; a
+ * pass of the linear engine counts more, as it costs more: see {@link io.triage.knowledge.LinePattern#cost}).
  * The budget is checked between lines, so a capture costs at most the budget plus one line's passes;
  * past it, the rest is not read and says so ({@link io.triage.facts.Unparseable}), and the diagnosis
  * goes on with what was read. Cuts are reported as notes. Counting work rather than time keeps the
@@ -21,16 +22,22 @@ public final class ReadBudget {
     /** Longest line any parser sees, characters; longer lines are cut here and the cut is noted. */
     public static final int LINE_CAP = 8 * 1024;
     /**
-     * Characters examined per capture. A full capture (every probe at its 1 MiB cap, logs of ordinary
-     * lines) needs well under a tenth of it; only a capture built to be slow reaches it.
+     * Characters examined per capture (about 30 to 150 ns each here: a few seconds at most). The
+     * scenarios need 0.25 M at most, a log of 1 MiB of ordinary lines under 3 M, a 1 MiB process list
+     * about 15 M; only a capture built to be slow, or every probe full at once, reaches it.
      */
-    public static final long CAPTURE_WORK = 48L * 1024 * 1024;
+    public static final long CAPTURE_WORK = 32L * 1024 * 1024;
 
     private final long limit;
     private long spent;
     private boolean exhausted;
-    /** Per probe: lines cut, first line cut, longest line seen. */
-    private final Map<String, long[]> cuts = new LinkedHashMap<>();
+    /** Per probe: the lines cut (a probe read twice is counted once), and the longest. */
+    private final Map<String, Cuts> cuts = new LinkedHashMap<>();
+
+    private static final class Cuts {
+        final java.util.TreeSet<Integer> lines = new java.util.TreeSet<>();
+        long longest;
+    }
 
     public ReadBudget(long limit) {
         if (limit <= 0) {
@@ -81,9 +88,9 @@ public final class ReadBudget {
         if (line.length() <= LINE_CAP) {
             return line;
         }
-        long[] c = cuts.computeIfAbsent(probe, k -> new long[] {0, lineNo, 0});
-        c[0]++;
-        c[2] = Math.max(c[2], line.length());
+        Cuts c = cuts.computeIfAbsent(probe, k -> new Cuts());
+        c.lines.add(lineNo);
+        c.longest = Math.max(c.longest, line.length());
         return line.substring(0, LINE_CAP);
     }
 
@@ -119,9 +126,9 @@ public final class ReadBudget {
     /** One note per probe that had lines cut. */
     List<String> notes() {
         List<String> out = new ArrayList<>();
-        cuts.forEach((probe, c) -> out.add(probe + ": " + c[0] + (c[0] == 1 ? " line" : " lines") + " longer than "
-                + LINE_CAP + " characters cut to " + LINE_CAP + " before matching (first at line " + c[1]
-                + ", longest " + c[2] + ")"));
+        cuts.forEach((probe, c) -> out.add(probe + ": " + c.lines.size() + (c.lines.size() == 1 ? " line" : " lines")
+                + " longer than " + LINE_CAP + " characters cut to " + LINE_CAP + " before matching (first at line "
+                + c.lines.first() + ", longest " + c.longest + ")"));
         if (exhausted) {
             out.add("parsing stopped after " + spent + " characters examined (budget " + limit
                     + "): the rest of the capture was not read");
