@@ -21,7 +21,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
 
 /**
@@ -30,12 +29,12 @@ import java.util.stream.Stream;
  * {@code knowledge-base/} directory; every file is checked, and an error names the file and the entry.
  */
 public final class KnowledgeBase {
-    private static final Pattern NAMED_GROUP = Pattern.compile("\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>");
+    private static final Pattern NAMED_GROUP = Pattern.compile("\\(\\?P?<([a-zA-Z][a-zA-Z0-9]*)>");
 
     private final List<Marker> markers;
     private final ProcessPatterns processes;
     private final List<GpuProfileSpec> gpuProfiles;
-    private final List<Pattern> gpuPatterns = new ArrayList<>();
+    private final List<LinePattern> gpuPatterns = new ArrayList<>();
     private final GpuProfileSpec defaultGpuProfile;
     private final Thresholds thresholds;
     private final Map<Integer, XidInfo> xids;
@@ -95,7 +94,7 @@ public final class KnowledgeBase {
         this.processes = processes;
         this.gpuProfiles = gpuProfiles;
         for (GpuProfileSpec p : gpuProfiles) {
-            gpuPatterns.add(Pattern.compile(p.match()));
+            gpuPatterns.add(LinePattern.compile(p.match(), List.of()));
         }
         this.defaultGpuProfile = defaultGpuProfile;
         this.thresholds = thresholds;
@@ -128,7 +127,7 @@ public final class KnowledgeBase {
         require(gf.defaults() != null, dir.resolve("gpu-profiles.yaml"), "needs a 'defaults' profile");
         List<GpuProfileSpec> profiles = gf.profiles() == null ? List.of() : gf.profiles();
         for (GpuProfileSpec p : profiles) {
-            compile(p.match(), dir.resolve("gpu-profiles.yaml"), "profile " + p.name());
+            compileLinear(p.match(), List.of(), dir.resolve("gpu-profiles.yaml"), "profile " + p.name());
         }
         ThresholdFile tf = read(yaml, dir.resolve("thresholds.yaml"), ThresholdFile.class);
         require(tf.logStalledSeconds() > 0 && tf.progressRecentSeconds() > 0 && tf.loadingRecentSeconds() > 0
@@ -188,7 +187,7 @@ public final class KnowledgeBase {
                         where + ": an error marker needs a subtype among " + Marker.SUBTYPES);
                 require(error || m.subtype() == null, f, where + ": only error markers take a subtype");
                 require(!error || m.priority() != null, f, where + ": an error marker needs a priority");
-                Pattern p = compile(m.pattern(), f, where);
+                require(m.pattern() != null && !m.pattern().isEmpty(), f, where + ": empty pattern");
                 List<String> groups = new ArrayList<>();
                 Matcher g = NAMED_GROUP.matcher(m.pattern());
                 while (g.find()) {
@@ -197,13 +196,15 @@ public final class KnowledgeBase {
                         groups.add(g.group(1));
                     }
                 }
+                LinePattern p = compileLinear(m.pattern(), groups, f, where);
                 // an alternation whose every branch has its own literal runs as one marker per branch:
                 // the literal index then picks the one branch a line can match, and that branch alone runs
                 List<String> branches = RegexLiterals.branches(m.pattern());
                 boolean split = branches.size() > 1 && branches.stream().allMatch(b -> RegexLiterals.prefilter(b) != null
-                        && compiles(b));
+                        && compilesMarker(b));
                 for (String b : split ? branches : List.of(m.pattern())) {
-                    markers.add(new Marker(m.id(), mf.server().strip(), m.kind(), split ? Pattern.compile(b) : p,
+                    markers.add(new Marker(m.id(), mf.server().strip(), m.kind(),
+                            split ? LinePattern.compile(b, groups) : p,
                             m.subtype() == null ? "" : m.subtype(), m.priority() == null ? 0 : m.priority(),
                             RegexLiterals.prefilter(b), List.copyOf(groups)));
                 }
@@ -213,22 +214,27 @@ public final class KnowledgeBase {
         return List.copyOf(markers);
     }
 
-    private static boolean compiles(String regex) {
+    private static boolean compilesMarker(String regex) {
         try {
-            Pattern.compile(regex);
+            com.google.re2j.Pattern.compile(regex);
             return true;
-        } catch (PatternSyntaxException e) {
+        } catch (com.google.re2j.PatternSyntaxException e) {
             return false;
         }
     }
 
-    private static Pattern compile(String regex, Path file, String where) {
+    /**
+     * A knowledge-base regex (marker, GPU profile) under RE2J (linear time on any line). What RE2J cannot compile (back-references,
+     * look-arounds, possessive or atomic groups) is refused with the file and the entry named.
+     */
+    static LinePattern compileLinear(String regex, List<String> groups, Path file, String where) {
         require(regex != null && !regex.isEmpty(), file, where + ": empty pattern");
         try {
-            return Pattern.compile(regex);
-        } catch (PatternSyntaxException e) {
-            throw new KnowledgeException(file + ": " + where + ": bad regex: " + e.getDescription()
-                    + " near index " + e.getIndex());
+            return LinePattern.compile(regex, groups);
+        } catch (com.google.re2j.PatternSyntaxException e) {
+            throw new KnowledgeException(file + ": " + where + ": pattern not accepted by the linear-time engine"
+                    + " (no back-references, look-arounds, possessive or atomic groups; see the knowledge base's"
+                    + " README): " + e.getDescription() + (e.getPattern().isEmpty() ? "" : " in '" + e.getPattern() + "'"));
         }
     }
 
@@ -270,7 +276,7 @@ public final class KnowledgeBase {
     public GpuProfile gpuProfile(int index, String gpuName) {
         GpuProfileSpec spec = defaultGpuProfile;
         for (int i = 0; i < gpuProfiles.size(); i++) {
-            if (gpuName != null && gpuPatterns.get(i).matcher(gpuName).find()) {
+            if (gpuName != null && gpuPatterns.get(i).find(gpuName) != null) {
                 spec = gpuProfiles.get(i);
                 break;
             }

@@ -1,17 +1,18 @@
 package io.triage.knowledge;
 
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
- * One log marker: a regex that, when it finds a match in one log line, classifies the line.
+ * One log marker: a regex that, when it finds a match in one log line, classifies the line. The regex
+ * is a {@link LinePattern}: RE2 syntax, searched for in time linear in the line's length whatever the
+ * line (no back-references, no look-arounds).
  *
  * @param server the server kind the marker belongs to, or {@code common}
  * @param prefilter literals of which every match contains one (derived from the regex), or null; the
  *                  {@link LiteralIndex} built from them decides which markers a line is tried against
  * @param groups the named groups the pattern declares, among those the parser reads
  */
-public record Marker(String id, String server, String kind, Pattern pattern, String subtype, int priority,
+public record Marker(String id, String server, String kind, LinePattern pattern, String subtype, int priority,
                      RegexLiterals.Prefilter prefilter, List<String> groups) {
 
 

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /** Which command lines are which server's front end or workers, and which are the probe itself. */
 public final class ProcessPatterns {
@@ -15,19 +14,31 @@ public final class ProcessPatterns {
         public static final Role PROBE = new Role("probe", "");
     }
 
-    private final List<Pattern> ignore;
-    private final Map<String, List<Pattern>> frontends;
-    private final Map<String, List<Pattern>> workers;
-    private final List<Pattern> comm;
-    private final List<Pattern> containers;
+    private final List<LinePattern> ignore;
+    private final Map<String, List<LinePattern>> frontends;
+    private final Map<String, List<LinePattern>> workers;
+    private final List<LinePattern> comm;
+    private final List<LinePattern> containers;
 
-    private ProcessPatterns(List<Pattern> ignore, Map<String, List<Pattern>> frontends,
-                            Map<String, List<Pattern>> workers, List<Pattern> comm, List<Pattern> containers) {
+    private ProcessPatterns(List<LinePattern> ignore, Map<String, List<LinePattern>> frontends,
+                            Map<String, List<LinePattern>> workers, List<LinePattern> comm, List<LinePattern> containers) {
         this.ignore = ignore;
         this.frontends = frontends;
         this.workers = workers;
         this.comm = comm;
         this.containers = containers;
+    }
+
+    /** How many patterns there are: what classifying one command line may try. */
+    public int size() {
+        int n = ignore.size() + comm.size() + containers.size();
+        for (List<LinePattern> l : frontends.values()) {
+            n += l.size();
+        }
+        for (List<LinePattern> l : workers.values()) {
+            n += l.size();
+        }
+        return n;
     }
 
     /** True when a kernel process name (15 characters at most, as the OOM killer prints it) is a server's. */
@@ -40,9 +51,9 @@ public final class ProcessPatterns {
         return any(containers, image) || any(containers, command);
     }
 
-    private static boolean any(List<Pattern> patterns, String text) {
-        for (Pattern p : patterns) {
-            if (text != null && p.matcher(text).find()) {
+    private static boolean any(List<LinePattern> patterns, String text) {
+        for (LinePattern p : patterns) {
+            if (text != null && p.find(text) != null) {
                 return true;
             }
         }
@@ -51,9 +62,9 @@ public final class ProcessPatterns {
 
     static ProcessPatterns compile(KnowledgeBase.ProcessFile file, Path path) {
         KnowledgeBase.require(file.servers() != null && !file.servers().isEmpty(), path, "needs 'servers:'");
-        List<Pattern> ignore = compileAll(file.ignore(), path, "ignore");
-        Map<String, List<Pattern>> fronts = new LinkedHashMap<>();
-        Map<String, List<Pattern>> works = new LinkedHashMap<>();
+        List<LinePattern> ignore = compileAll(file.ignore(), path, "ignore");
+        Map<String, List<LinePattern>> fronts = new LinkedHashMap<>();
+        Map<String, List<LinePattern>> works = new LinkedHashMap<>();
         file.servers().forEach((server, spec) -> {
             fronts.put(server, compileAll(spec.frontend(), path, server + ".frontend"));
             works.put(server, compileAll(spec.workers(), path, server + ".workers"));
@@ -66,14 +77,14 @@ public final class ProcessPatterns {
                 compileAll(file.containers(), path, "containers"));
     }
 
-    private static List<Pattern> compileAll(List<String> regexes, Path path, String where) {
-        List<Pattern> out = new ArrayList<>();
+    private static List<LinePattern> compileAll(List<String> regexes, Path path, String where) {
+        List<LinePattern> out = new ArrayList<>();
         if (regexes != null) {
             for (String r : regexes) {
                 try {
-                    out.add(Pattern.compile(r));
-                } catch (java.util.regex.PatternSyntaxException e) {
-                    throw new KnowledgeException(path + ": " + where + ": bad regex '" + r + "': "
+                    out.add(LinePattern.compile(r, List.of()));
+                } catch (com.google.re2j.PatternSyntaxException e) {
+                    throw new KnowledgeException(path + ": " + where + ": pattern not accepted by the linear-time engine '" + r + "': "
                             + e.getDescription());
                 }
             }
@@ -87,21 +98,21 @@ public final class ProcessPatterns {
      * {@link Role#PROBE}.
      */
     public Role classify(String args) {
-        for (Pattern p : ignore) {
-            if (p.matcher(args).find()) {
+        for (LinePattern p : ignore) {
+            if (p.find(args) != null) {
                 return Role.PROBE;
             }
         }
-        for (Map.Entry<String, List<Pattern>> e : workers.entrySet()) {
-            for (Pattern p : e.getValue()) {
-                if (p.matcher(args).find()) {
+        for (Map.Entry<String, List<LinePattern>> e : workers.entrySet()) {
+            for (LinePattern p : e.getValue()) {
+                if (p.find(args) != null) {
                     return new Role("worker", e.getKey());
                 }
             }
         }
-        for (Map.Entry<String, List<Pattern>> e : frontends.entrySet()) {
-            for (Pattern p : e.getValue()) {
-                if (p.matcher(args).find()) {
+        for (Map.Entry<String, List<LinePattern>> e : frontends.entrySet()) {
+            for (LinePattern p : e.getValue()) {
+                if (p.find(args) != null) {
                     return new Role("frontend", e.getKey());
                 }
             }

@@ -135,13 +135,16 @@ final class RegexLiterals {
         return better(best, flush(run));
     }
 
-    /** The pattern inside a group, or null for look-arounds and flag groups. */
+    /** The pattern inside a group (named either way), or null for look-arounds and flag groups. */
     private static String groupContent(String inner) {
         if (!inner.startsWith("?")) {
             return inner;
         }
         if (inner.startsWith("?:")) {
             return inner.substring(2);
+        }
+        if (inner.startsWith("?P<")) {
+            inner = inner.substring(1);
         }
         if (inner.startsWith("?<") && !inner.startsWith("?<=") && !inner.startsWith("?<!")) {
             int gt = inner.indexOf('>');

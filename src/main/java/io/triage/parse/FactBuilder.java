@@ -39,16 +39,24 @@ public final class FactBuilder {
     /** The probes of the capture format; one that is missing is reported as absent (unknown). */
     public static final List<String> STANDARD_PROBES = List.of("health", "gpus", "gpu_apps", "pgrep", "ps",
             "log_tail", "log_markers", "listen", "dmesg", "nvidia_smi_full", "date");
-    private static final Pattern SS_LINE = Pattern.compile(
+    /** RE2J: a listener line is host text, and this pattern has wildcards a JDK matcher could backtrack over. */
+    private static final com.google.re2j.Pattern SS_LINE = com.google.re2j.Pattern.compile(
             "(?:LISTEN|tcp6?)\\s+\\d+\\s+\\d+\\s+\\S*?[:.](\\d+)\\s+\\S+(?:\\s+LISTEN)?(?:\\s+(?:users:\\(\\(\"([^\"]*)\",pid=(\\d+)|(\\d+)/(\\S+)))?");
 
     private final KnowledgeBase kb;
+    private final long workBudget;
     private final Map<String, List<Marker>> markersByServer = new HashMap<>();
     private final Map<String, io.triage.knowledge.LiteralIndex> indexByServer = new HashMap<>();
     private final Set<String> serverKinds = new HashSet<>();
 
     public FactBuilder(KnowledgeBase kb) {
+        this(kb, ReadBudget.CAPTURE_WORK);
+    }
+
+    /** With a parsing budget per capture other than {@link ReadBudget#CAPTURE_WORK}, characters examined. */
+    public FactBuilder(KnowledgeBase kb, long workBudget) {
         this.kb = kb;
+        this.workBudget = workBudget;
         for (Marker m : kb.markers()) {
             if (!m.server().equals("common")) {
                 serverKinds.add(m.server());
@@ -68,7 +76,7 @@ public final class FactBuilder {
     }
 
     public Observation build(Capture capture, Map<String, String> extraIntent) {
-        Sink sink = new Sink();
+        Sink sink = new Sink(new ReadBudget(workBudget));
         List<String> notes = new ArrayList<>(capture.notes());
         Map<String, String> t = capture.target();
         String server = t.getOrDefault("server", "").strip().toLowerCase(Locale.ROOT);
@@ -93,7 +101,7 @@ public final class FactBuilder {
         int year = -1;
         ProbeOutput date = capture.probes().get("date");
         if (date != null && !date.outOrEmpty().isBlank()) {
-            String first = Text.lines(date.outOrEmpty()).get(0);
+            String first = sink.budget().cut(date.name(), 1, Text.lines(date.outOrEmpty()).get(0));
             OffsetDateTime odt = Timestamps.isoInstant(first);
             if (odt != null) {
                 clock = odt.toEpochSecond();
@@ -166,7 +174,7 @@ public final class FactBuilder {
         try {
             LogParser.parse(capture.probes().get("log_tail"), capture.probes().get("log_markers"), otherLogs,
                     markersByServer.get(serverForMarkers), indexByServer.get(serverForMarkers), z, y, c, sink);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             sink.unparseable("log_tail", "log could not be read: " + e, 0, "");
         }
         if (server.isEmpty()) {
@@ -205,7 +213,8 @@ public final class FactBuilder {
         List<Object> facts = dedupe(sink.facts());
         facts.addAll(extra);
         notes.addAll(sink.notes());
-        return new Observation(target, facts, notes);
+        notes.addAll(sink.budget().notes());
+        return new Observation(target, facts, notes, sink.budget().spent());
     }
 
     private static final Pattern PORT_ARG = Pattern.compile("--port[= ](\\d{1,5})(?!\\d)");
@@ -336,9 +345,9 @@ public final class FactBuilder {
     }
 
     private static void listen(ProbeOutput p, Sink sink) {
-        List<String> lines = Text.lines(p.outOrEmpty());
+        List<String> lines = sink.lines(p, 2);
         for (int i = 0; i < lines.size(); i++) {
-            Matcher m = SS_LINE.matcher(lines.get(i));
+            com.google.re2j.Matcher m = SS_LINE.matcher(lines.get(i));
             if (!m.find()) {
                 continue;
             }
@@ -349,18 +358,19 @@ public final class FactBuilder {
         }
     }
 
-    private static final Pattern DOCKER_ROW = Pattern.compile(
+    /** RE2J: several wildcards between columns, which a backtracking matcher would try in every combination. */
+    private static final com.google.re2j.Pattern DOCKER_ROW = com.google.re2j.Pattern.compile(
             "^(\\S+)\\s{2,}(\\S+)\\s{2,}(\"[^\"]*\"|\\S+)\\s{2,}.*?\\s{2,}((?:Exited \\((-?\\d+)\\)|Up|Created|Restarting|Paused|Dead)[^\\n]*?)\\s{2,}(?:.*\\s{2,})?(\\S+)\\s*$");
 
     /** {@code docker ps -a}: columns separated by two or more spaces; the state says how it ended. */
     private static void containers(ProbeOutput p, ProcessPatterns patterns, Sink sink) {
-        List<String> lines = Text.lines(p.outOrEmpty());
+        List<String> lines = sink.lines(p, 3);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.startsWith("CONTAINER ID") || line.isBlank()) {
                 continue;
             }
-            Matcher m = DOCKER_ROW.matcher(line);
+            com.google.re2j.Matcher m = DOCKER_ROW.matcher(line);
             if (!m.find()) {
                 sink.unparseable(p.name(), "not a 'docker ps -a' row", i + 1, Text.excerpt(line));
                 continue;
@@ -420,13 +430,14 @@ public final class FactBuilder {
     /** How tail, grep and friends say the file they were given does not exist. */
     private static final Pattern MISSING_FILE = Pattern.compile("(?i)no such file|cannot open");
 
-    private static void guarded(ProbeOutput p, Sink sink, java.util.function.Consumer<ProbeOutput> parser) {
+    static void guarded(ProbeOutput p, Sink sink, java.util.function.Consumer<ProbeOutput> parser) {
         if (p == null) {
             return;
         }
         try {
             parser.accept(p);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
+            // one probe's parser failing costs that probe only: the rest of the capture is still read
             sink.unparseable(p.name(), "parser failed on this output: " + e, 0, "");
         }
     }

@@ -26,7 +26,7 @@ final class HealthParser {
         double secs = p.seconds() == null ? -1 : p.seconds();
         String excerpt = "";
         int line = 0;
-        List<String> lines = Text.lines(out);
+        List<String> lines = sink.lines(p, 3);
         for (int i = 0; i < lines.size(); i++) {
             Matcher m = CODE_TIME.matcher(lines.get(i));
             Matcher c = CODE_ONLY.matcher(lines.get(i));

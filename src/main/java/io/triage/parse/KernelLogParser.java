@@ -6,16 +6,18 @@ import io.triage.facts.KernelEvent;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
 
 /**
  * Reads {@code dmesg} (or {@code journalctl -k}) lines: the OOM killer in its several kernel formats,
- * NVIDIA Xid events, GPUs fallen off the bus, hung tasks and segfaults.
+ * NVIDIA Xid events, GPUs fallen off the bus, hung tasks and segfaults. The patterns run under RE2J
+ * (linear in the line, whatever the line): the kernel log holds text that processes chose (their names,
+ * their messages through /dev/kmsg). Each is tried only on lines holding its literal.
  */
 final class KernelLogParser {
-    private static final Pattern OOM_KILLED = Pattern.compile(
-            "(?:Out of memory|Memory cgroup out of memory)?:?\\s*Kill(?:ed)? process (\\d+) \\(([^)]*)\\)");
+    /** "Out of memory: Killed process …", "Memory cgroup out of memory: Kill process …": the prefix varies. */
+    private static final Pattern OOM_KILLED = Pattern.compile("Kill(?:ed)? process (\\d+) \\(([^)]*)\\)");
     private static final Pattern OOM_KILL_SUMMARY = Pattern.compile("oom-kill:.*?task=([^,]+),pid=(\\d+)");
     private static final Pattern OOM_REAPER = Pattern.compile("oom_reaper: reaped process (\\d+) \\(([^)]*)\\)");
     private static final Pattern XID = Pattern.compile(
@@ -27,32 +29,36 @@ final class KernelLogParser {
     private KernelLogParser() {
     }
 
+    /** Passes over a line: the timestamp, the literal checks and the patterns they let through. */
+    static final int PASSES = 10;
+
     static void parse(ProbeOutput p, Sink sink, long year) {
-        List<String> lines = Text.lines(p.outOrEmpty());
+        List<String> lines = sink.lines(p, PASSES);
         Set<Integer> oomPids = new HashSet<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             long epoch = Timestamps.dmesg(line);
             Matcher m;
-            if ((m = OOM_KILL_SUMMARY.matcher(line)).find()) {
+            if (line.contains("oom-kill:") && (m = OOM_KILL_SUMMARY.matcher(line)).find()) {
                 int pid = Text.parseInt(m.group(2), -1);
                 if (oomPids.add(pid)) {
                     sink.add(new KernelEvent("oom-kill", pid, m.group(1).strip(), -1, epoch, p.name(), i + 1,
                             Text.excerpt(line)));
                 }
-            } else if ((m = OOM_KILLED.matcher(line)).find() && !line.contains("oom_reaper")) {
+            } else if (line.contains(" process ") && !line.contains("oom_reaper")
+                    && (m = OOM_KILLED.matcher(line)).find()) {
                 int pid = Text.parseInt(m.group(1), -1);
                 if (oomPids.add(pid)) {
                     sink.add(new KernelEvent("oom-kill", pid, m.group(2), -1, epoch, p.name(), i + 1,
                             Text.excerpt(line)));
                 }
-            } else if ((m = OOM_REAPER.matcher(line)).find()) {
+            } else if (line.contains("oom_reaper:") && (m = OOM_REAPER.matcher(line)).find()) {
                 int pid = Text.parseInt(m.group(1), -1);
                 if (oomPids.add(pid)) {
                     sink.add(new KernelEvent("oom-kill", pid, m.group(2), -1, epoch, p.name(), i + 1,
                             Text.excerpt(line)));
                 }
-            } else if ((m = XID.matcher(line)).find()) {
+            } else if (line.contains("NVRM: Xid") && (m = XID.matcher(line)).find()) {
                 int pid = m.group(3) == null ? -1 : Text.parseInt(m.group(3), -1);
                 sink.add(new KernelEvent("xid", pid, m.group(4) == null ? "" : m.group(4).strip(),
                         Text.parseInt(m.group(2), -1), epoch, p.name(), i + 1, Text.excerpt(line)));
@@ -61,10 +67,10 @@ final class KernelLogParser {
                 }
             } else if (FALLEN.matcher(line).find()) {
                 sink.add(new KernelEvent("fallen-off-bus", -1, "", -1, epoch, p.name(), i + 1, Text.excerpt(line)));
-            } else if ((m = HUNG.matcher(line)).find()) {
+            } else if (line.contains(" blocked for more than ") && (m = HUNG.matcher(line)).find()) {
                 sink.add(new KernelEvent("hung-task", Text.parseInt(m.group(2), -1), m.group(1), -1, epoch,
                         p.name(), i + 1, Text.excerpt(line)));
-            } else if ((m = SEGV.matcher(line)).find()) {
+            } else if (line.contains("]: segfault at") && (m = SEGV.matcher(line)).find()) {
                 sink.add(new KernelEvent("segfault", Text.parseInt(m.group(2), -1), m.group(1), -1, epoch,
                         p.name(), i + 1, Text.excerpt(line)));
             }

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
+import io.triage.knowledge.LinePattern;
 import java.util.regex.Pattern;
 
 /**
@@ -43,16 +43,26 @@ final class LogParser {
      */
     static String clean(String line) {
         String s = line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line;
-        int cr = s.lastIndexOf('\r');
+        // from the end, without copying: a line of ten thousand blank overwrites stays linear
+        int end = s.length();
+        int cr = s.lastIndexOf('\r', end - 1);
         while (cr >= 0) {
-            String tail = s.substring(cr + 1);
-            if (!tail.isBlank()) {
-                return tail;
+            if (!blank(s, cr + 1, end)) {
+                return s.substring(cr + 1, end);
             }
-            s = s.substring(0, cr);
-            cr = s.lastIndexOf('\r');
+            end = cr;
+            cr = end == 0 ? -1 : s.lastIndexOf('\r', end - 1);
         }
-        return s;
+        return end == s.length() ? s : s.substring(0, end);
+    }
+
+    private static boolean blank(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!Character.isWhitespace(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private LogParser() {
@@ -60,11 +70,12 @@ final class LogParser {
 
     static void parse(ProbeOutput tail, ProbeOutput grep, List<ProbeOutput> others, List<Marker> markers,
                       io.triage.knowledge.LiteralIndex index, ZoneOffset zone, int year, long clock, Sink sink) {
+        ReadBudget budget = sink.budget();
         List<Entry> entries = merge(tail, grep, sink);
         for (ProbeOutput o : others) {
             List<String> lines = Text.lines(o.outOrEmpty());
             for (int i = 0; i < lines.size(); i++) {
-                entries.add(new Entry(lines.get(i), -1, o.name(), i + 1));
+                entries.add(new Entry(budget.cut(o.name(), i + 1, lines.get(i)), -1, o.name(), i + 1));
             }
         }
         String probe = tail != null ? tail.name() : grep != null ? grep.name() : others.isEmpty() ? "log"
@@ -73,24 +84,32 @@ final class LogParser {
             sink.add(new LogState(false, 0, 0, -1, -1, -1, "", probe, 0, "(empty log)"));
             return;
         }
-        int n = entries.size();
-        long[] epochs = new long[n];
-        List<List<Marker>> matched = new ArrayList<>(n);
-        List<List<Matcher>> matchers = new ArrayList<>(n);
-        int[] runOf = new int[n];
-        for (int i = 0; i < n; i++) {
+        int total = entries.size();
+        long[] allEpochs = new long[total];
+        List<Marker>[] allMatched = newArray(total);
+        List<LinePattern.Match>[] allMatchers = newArray(total);
+        // newest line first: when the budget runs out, what goes unread is the oldest part of the log
+        int firstRead = 0;
+        for (int i = total - 1; i >= 0; i--) {
             String text = entries.get(i).text();
-            epochs[i] = Timestamps.log(text, zone, year);
+            // the literal scan and the timestamp's head now, each regex tried below
+            if (!budget.charge(text.length() + 1L + Math.min(text.length(), 64))) {
+                firstRead = i + 1;
+                break;
+            }
+            allEpochs[i] = Timestamps.log(text, zone, year);
             List<Marker> ms = null;
-            List<Matcher> mm = null;
+            List<LinePattern.Match> mm = null;
             java.util.BitSet candidates = index.candidates(text);
+            boolean plain = LinePattern.plain(text);
             for (int c = candidates.nextSetBit(0); c >= 0; c = candidates.nextSetBit(c + 1)) {
                 Marker m = markers.get(c);
                 if (ms != null && ms.get(ms.size() - 1).id().equals(m.id())) {
                     continue; // another branch of a marker that already matched this line
                 }
-                Matcher matcher = m.pattern().matcher(text);
-                if (matcher.find()) {
+                budget.spend(m.pattern().cost(text.length(), plain));
+                LinePattern.Match matcher = m.pattern().find(text, plain);
+                if (matcher != null) {
                     if (ms == null) {
                         ms = new ArrayList<>(2);
                         mm = new ArrayList<>(2);
@@ -99,9 +118,22 @@ final class LogParser {
                     mm.add(matcher);
                 }
             }
-            matched.add(ms);
-            matchers.add(mm);
+            allMatched[i] = ms;
+            allMatchers[i] = mm;
         }
+        if (firstRead > 0) {
+            unread(entries.subList(0, firstRead), budget, sink);
+            if (firstRead == total) {
+                sink.add(new LogState(false, 0, 0, -1, -1, -1, "", probe, 0, "(not read: parsing budget spent)"));
+                return;
+            }
+        }
+        entries = entries.subList(firstRead, total);
+        int n = entries.size();
+        long[] epochs = java.util.Arrays.copyOfRange(allEpochs, firstRead, total);
+        List<List<Marker>> matched = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatched, firstRead, total));
+        List<List<LinePattern.Match>> matchers = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatchers, firstRead, total));
+        int[] runOf = new int[n];
         int run = cutRuns(matched, runOf);
         int current = run;
         boolean[] keep = routineKept(matched, matchers, runOf, epochs);
@@ -122,7 +154,7 @@ final class LogParser {
             String excerpt = Text.excerpt(e.text());
             for (int k = 0; k < ms.size(); k++) {
                 Marker m = ms.get(k);
-                Matcher mt = matchers.get(i).get(k);
+                LinePattern.Match mt = matchers.get(i).get(k);
                 String kind = m.kind().equals("access") && !servedWork(m, mt) ? Marker.ACCESS_NOISE : m.kind();
                 if (ROUTINE.contains(m.kind()) && !keep[i]) {
                     continue;
@@ -149,6 +181,25 @@ final class LogParser {
         long age = clock >= 0 && lastEpoch >= 0 ? clock - lastEpoch : -1;
         sink.add(new LogState(true, n, current, n - 1, lastEpoch, age, lastKind, last.probe(),
                 last.absLine() > 0 ? last.absLine() : last.probeLine(), Text.excerpt(last.text())));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> List<T>[] newArray(int n) {
+        return (List<T>[]) new List<?>[n];
+    }
+
+    /** Says, per probe, which of its lines the budget left unread (the oldest ones). */
+    private static void unread(List<Entry> dropped, ReadBudget budget, Sink sink) {
+        Map<String, int[]> range = new java.util.LinkedHashMap<>();
+        for (Entry e : dropped) {
+            int[] r = range.computeIfAbsent(e.probe(), k -> new int[] {Integer.MAX_VALUE, 0, 0});
+            r[0] = Math.min(r[0], e.probeLine());
+            r[1] = Math.max(r[1], e.probeLine());
+            r[2]++;
+        }
+        range.forEach((probe, r) -> sink.unparseable(probe, r[2] + " lines (" + r[0] + "–" + r[1]
+                + ") not read: the capture's parsing budget (" + budget.limit()
+                + " characters examined) was spent on newer lines", r[0], ""));
     }
 
     /**
@@ -192,7 +243,7 @@ final class LogParser {
      * rules ask whether such a line exists before or after another, and how recent the newest is,
      * never how many there are. A log of a thousand requests stays a handful of facts.
      */
-    private static boolean[] routineKept(List<List<Marker>> matched, List<List<Matcher>> matchers, int[] runOf,
+    private static boolean[] routineKept(List<List<Marker>> matched, List<List<LinePattern.Match>> matchers, int[] runOf,
                                          long[] epochs) {
         boolean[] keep = new boolean[matched.size()];
         Map<String, Integer> first = new HashMap<>();
@@ -228,22 +279,24 @@ final class LogParser {
     /** Puts the numbered grep lines before or around the tail, dropping the ones the tail repeats. */
     private static List<Entry> merge(ProbeOutput tail, ProbeOutput grep, Sink sink) {
         List<Entry> tailEntries = new ArrayList<>();
+        ReadBudget budget = sink.budget();
         if (tail != null) {
             List<String> lines = Text.lines(tail.outOrEmpty());
             for (int i = 0; i < lines.size(); i++) {
-                tailEntries.add(new Entry(lines.get(i), -1, tail.name(), i + 1));
+                tailEntries.add(new Entry(budget.cut(tail.name(), i + 1, lines.get(i)), -1, tail.name(), i + 1));
             }
         }
         List<Entry> numbered = new ArrayList<>();
         if (grep != null) {
             List<String> lines = Text.lines(grep.outOrEmpty());
             for (int i = 0; i < lines.size(); i++) {
-                Matcher m = NUMBERED.matcher(lines.get(i));
+                String line = budget.cut(grep.name(), i + 1, lines.get(i));
+                java.util.regex.Matcher m = NUMBERED.matcher(line);
                 if (m.matches()) {
                     numbered.add(new Entry(m.group(2), Text.parseInt(m.group(1), -1), grep.name(), i + 1));
-                } else if (!lines.get(i).isBlank()) {
+                } else if (!line.isBlank()) {
                     sink.unparseable(grep.name(), "marker line without the 'N:' line number of grep -n", i + 1,
-                            Text.excerpt(lines.get(i)));
+                            Text.excerpt(line));
                 }
             }
         }
@@ -291,7 +344,7 @@ final class LogParser {
      * An access line is served work unless it is a health or metrics poll or answered with a 5xx:
      * a load balancer's 503s must never pass for progress.
      */
-    private static boolean servedWork(Marker m, Matcher mt) {
+    private static boolean servedWork(Marker m, LinePattern.Match mt) {
         String status = group(m, mt, "status");
         String path = group(m, mt, "path");
         if (status != null && status.startsWith("5")) {
@@ -300,15 +353,8 @@ final class LogParser {
         return path == null || !POLL_PATH.matcher(path).matches();
     }
 
-    private static String group(Marker m, Matcher mt, String name) {
-        if (!m.groups().contains(name)) {
-            return null;
-        }
-        try {
-            return mt.group(name);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+    private static String group(Marker m, LinePattern.Match mt, String name) {
+        return m.groups().contains(name) ? mt.group(name) : null;
     }
 
     private static boolean has(List<Marker> ms, String kind) {
@@ -333,18 +379,13 @@ final class LogParser {
         return best;
     }
 
-    private static String detail(Marker m, Matcher matcher) {
+    private static String detail(Marker m, LinePattern.Match matcher) {
         if (m.groups().isEmpty()) {
             return "";
         }
         StringBuilder b = new StringBuilder();
         for (String g : m.groups()) {
-            String v;
-            try {
-                v = matcher.group(g);
-            } catch (IllegalArgumentException e) {
-                v = null;
-            }
+            String v = matcher.group(g);
             if (v != null && !v.isBlank()) {
                 if (b.length() > 0) {
                     b.append(' ');

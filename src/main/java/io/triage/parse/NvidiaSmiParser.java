@@ -7,12 +7,13 @@ import io.triage.facts.SmiFailure;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
 
 /**
  * Reads {@code nvidia-smi}: the CSV GPU query, the compute-apps query, the human table, and the texts
- * it prints when it cannot work (driver/library mismatch, no driver, lost GPU…).
+ * it prints when it cannot work (driver/library mismatch, no driver, lost GPU…). The table's patterns
+ * run under RE2J: a row of a thousand spaces or digits costs its length, not its length squared.
  */
 final class NvidiaSmiParser {
     private static final Pattern TABLE_GPU_ROW = Pattern.compile("^\\|\\s+(\\d+)\\s+(.+?)\\s+(?:On|Off)\\s+\\|");
@@ -46,7 +47,7 @@ final class NvidiaSmiParser {
     static boolean failures(ProbeOutput p, Sink sink) {
         boolean found = false;
         for (String stream : new String[] {p.outOrEmpty(), p.errOrEmpty()}) {
-            List<String> lines = Text.lines(stream);
+            List<String> lines = sink.budget().lines(p.name(), stream, FAILURES.length + 1, sink);
             for (int i = 0; i < lines.size(); i++) {
                 String low = lines.get(i).toLowerCase(Locale.ROOT);
                 for (String[] f : FAILURES) {
@@ -85,7 +86,7 @@ final class NvidiaSmiParser {
             cols = List.of(q.group(1).split(","));
         }
         int idx = cols.indexOf("index");
-        List<String> lines = Text.lines(p.outOrEmpty());
+        List<String> lines = sink.lines(p, 8);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank() || line.startsWith("index")) {
@@ -116,7 +117,7 @@ final class NvidiaSmiParser {
         if (failures(p, sink)) {
             return;
         }
-        List<String> lines = Text.lines(p.outOrEmpty());
+        List<String> lines = sink.lines(p, 8);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank() || line.startsWith("pid")) {
@@ -141,7 +142,7 @@ final class NvidiaSmiParser {
         if (failures(p, sink)) {
             return;
         }
-        List<String> lines = Text.lines(p.outOrEmpty());
+        List<String> lines = sink.lines(p, 8);
         boolean inProcesses = false;
         int gpus = 0;
         for (int i = 0; i < lines.size(); i++) {

@@ -23,8 +23,16 @@ final class ProcessParser {
     private ProcessParser() {
     }
 
+    /**
+     * Passes over a process line: splitting, the argument list, and the process patterns (most are
+     * anchored or start with a literal, so each reads little of the line: a quarter pass each).
+     */
+    private static int passes(ProcessPatterns patterns) {
+        return patterns.size() / 4 + 4;
+    }
+
     static void pgrep(ProbeOutput p, ProcessPatterns patterns, Map<Integer, Proc> procs, Sink sink) {
-        List<String> lines = Text.lines(p.outOrEmpty());
+        List<String> lines = sink.lines(p, passes(patterns));
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank()) {
@@ -47,7 +55,7 @@ final class ProcessParser {
     }
 
     static void ps(ProbeOutput p, ProcessPatterns patterns, Map<Integer, Proc> procs, Sink sink) {
-        List<String> lines = Text.lines(p.outOrEmpty());
+        List<String> lines = sink.lines(p, passes(patterns));
         List<String> header = null;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);

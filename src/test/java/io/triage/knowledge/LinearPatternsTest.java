@@ -1,0 +1,140 @@
+package io.triage.knowledge;
+
+import io.triage.TestHome;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The knowledge base's regexes are RE2: checked at load, and the fast path means the same. */
+class LinearPatternsTest {
+    private static Path copyWithMarker(Path tmp, String id, String pattern) throws IOException {
+        Path src = TestHome.HOME.resolve("knowledge-base");
+        try (Stream<Path> s = Files.walk(src)) {
+            for (Path p : s.toList()) {
+                Path rel = src.relativize(p);
+                if (rel.startsWith("scenarios")) {
+                    continue;
+                }
+                Path to = tmp.resolve(rel.toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(p, to);
+                }
+            }
+        }
+        Files.writeString(tmp.resolve("markers/common.yaml"), "\n  - id: " + id + "\n    kind: ready\n    pattern: '"
+                + pattern + "'\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        return tmp;
+    }
+
+    @Test
+    void aPatternTheLinearEngineCannotCompileIsRefusedWithFileAndEntry(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws IOException {
+        for (String bad : List.of("Shard (?!9)\\d+ ready", "(?<=x)ready", "(a)\\1 ready", "ready(?>ab|a)", "a++ready")) {
+            Path dir = Files.createDirectories(tmp.resolve("kb" + Math.abs(bad.hashCode())));
+            KnowledgeException e = assertThrows(KnowledgeException.class,
+                    () -> KnowledgeBase.load(copyWithMarker(dir, "common.test-bad", bad.replace("'", "''"))));
+            assertTrue(e.getMessage().contains("common.yaml") && e.getMessage().contains("common.test-bad")
+                    && e.getMessage().contains("linear-time engine"), e.getMessage());
+        }
+    }
+
+    @Test
+    void bothNamedGroupSpellingsAreRead(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+        KnowledgeBase kb = KnowledgeBase.load(copyWithMarker(tmp, "common.test-python-group",
+                "Serving on port (?P<port>\\d+) as (?<pid>\\d+)"));
+        Marker m = kb.markers().stream().filter(x -> x.id().equals("common.test-python-group")).findFirst().orElseThrow();
+        assertEquals(List.of("pid", "port"), m.groups().stream().sorted().toList());
+        LinePattern.Match match = m.pattern().find("INFO Serving on port 8000 as 4242");
+        assertEquals("8000", match.group("port"));
+        assertEquals("4242", match.group("pid"));
+        assertNotNull(m.prefilter(), "a (?P<…>) group does not hide the pattern's literals");
+    }
+
+    @Test
+    void theRewrittenLookAroundsKeepTheirMeaning() {
+        // old (JDK, look-around) and new (RE2) on the lines that tell them apart
+        same("(?:\\[Errno 12\\] Cannot allocate memory|std::bad_alloc|(?<![\\w.])MemoryError(?::|\\s*$))",
+                "(?:\\[Errno 12\\] Cannot allocate memory|std::bad_alloc|(?:^|[^\\w.])MemoryError(?::|\\s*$))",
+                "MemoryError", "MemoryError: x", " MemoryError  ", "torch.MemoryError: x", "OutOfMemoryError: x",
+                "xMemoryError", "[rank0]: MemoryError", "MemoryErrors", "std::bad_alloc");
+        same("\\b(?:Shard|Download) process was signaled to shutdown with signal (?!9\\b)(?<signo>\\d+)",
+                "\\b(?:Shard|Download) process was signaled to shutdown with signal (?<signo>[0-8]\\d*|9\\d+)",
+                "Shard process was signaled to shutdown with signal 9", "Shard process was signaled to shutdown with signal 15",
+                "Download process was signaled to shutdown with signal 90", "Shard process was signaled to shutdown with signal 9 ",
+                "Shard process was signaled to shutdown with signal 2: x", "Shard process was signaled to shutdown with signal 09");
+        same("\\b(?:Starting to load model\\b|Loading model weights(?! took)|Using model weights format\\b)",
+                "\\b(?:Starting to load model\\b|Loading model weights(?:$|[^ ]| (?:$|[^t]|t(?:$|[^o]|o(?:$|[^o]|o(?:$|[^k])))))|Using model weights format\\b)",
+                "Loading model weights", "Loading model weights took 14.9 GB", "Loading model weights...",
+                "Loading model weights t", "Loading model weights to", "Loading model weights too", "Loading model weights tool",
+                "Loading model weights to GPU", "Loading model weights  took", "Loading model weights toxk");
+    }
+
+    private static void same(String old, String now, String... lines) {
+        java.util.regex.Pattern o = java.util.regex.Pattern.compile(old);
+        LinePattern n = LinePattern.compile(now, now.contains("?<signo>") ? List.of("signo") : List.of()).linearOnly();
+        for (String l : lines) {
+            java.util.regex.Matcher m = o.matcher(l);
+            boolean found = m.find();
+            LinePattern.Match f = n.find(l);
+            assertEquals(found, f != null, now + " on '" + l + "'");
+            if (found && now.contains("?<signo>")) {
+                assertEquals(m.group("signo"), f.group("signo"), l);
+            }
+        }
+    }
+
+    @Test
+    void theFastPathAndTheLinearEngineAgreeOnEveryScenarioLine() throws IOException {
+        KnowledgeBase kb = TestHome.triage().knowledge();
+        List<String> lines = new ArrayList<>();
+        try (Stream<Path> s = Files.walk(TestHome.SCENARIOS)) {
+            for (Path f : s.filter(f -> f.toString().endsWith(".out")).toList()) {
+                for (String l : Files.readString(f, StandardCharsets.UTF_8).split("\n")) {
+                    lines.add(l.replaceFirst("^\\d+:", ""));
+                }
+            }
+        }
+        assertTrue(lines.size() > 1000, "lines: " + lines.size());
+        int matches = 0;
+        // only where the literal index sends a line (a marker it skips matches under neither: RegexLiteralsTest)
+        LiteralIndex index = new LiteralIndex(kb.markers());
+        for (String l : lines) {
+            java.util.BitSet candidates = index.candidates(l);
+            for (int i = candidates.nextSetBit(0); i >= 0; i = candidates.nextSetBit(i + 1)) {
+                Marker m = kb.markers().get(i);
+                LinePattern linear = m.pattern().linearOnly();
+                LinePattern.Match a = m.pattern().find(l);
+                LinePattern.Match b = linear.find(l);
+                assertEquals(b == null, a == null, m.id() + " on " + l);
+                if (a != null) {
+                    matches++;
+                    assertEquals(Arrays.asList(b.values()), Arrays.asList(a.values()), m.id() + " groups on " + l);
+                }
+            }
+        }
+        assertTrue(matches > 200, "matches compared: " + matches);
+    }
+
+    @Test
+    void aLineThatWouldMakeTheJdkBacktrackIsDecidedByTheLinearEngine() {
+        LinePattern p = LinePattern.compile("^(?:[A-Za-z_]\\w*\\.)*[A-Z]\\w*Error(?::\\s*(?<message>.*))?$", List.of("message"));
+        String dotted = "a.".repeat(LinePattern.FAST_MAX / 2 - 10) + "x";
+        assertNull(p.find(dotted));
+        assertEquals("boom", p.find("a.".repeat(500) + "ValueError: boom").group("message"));
+    }
+}
