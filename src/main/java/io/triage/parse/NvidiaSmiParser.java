@@ -152,12 +152,20 @@ final class NvidiaSmiParser {
                 continue;
             }
             if (inProcesses) {
+                if (!line.startsWith("|")) {
+                    continue; // a process row is a table row: the pattern below is not run on borders and text
+                }
                 Matcher pm = TABLE_PROC.matcher(line);
                 if (pm.find()) {
                     long mem = pm.group(5).equals("N/A") ? -1 : Text.parseLong(pm.group(5), -1);
                     sink.add(new GpuApp(Text.parseInt(pm.group(2), -1), pm.group(4).strip(), mem, "", p.name(), i + 1,
                             Text.excerpt(line)));
                 }
+                continue;
+            }
+            // the row pattern needs a leading '|' and "On" or "Off": most lines of the table are settled by
+            // these checks alone, without running a pattern
+            if (!line.startsWith("|") || !(line.contains("On") || line.contains("Off"))) {
                 continue;
             }
             Matcher row = TABLE_GPU_ROW.matcher(line);
