@@ -5,6 +5,7 @@ import io.triage.capture.CaptureException;
 import io.triage.capture.CaptureReader;
 import io.triage.engine.Engine;
 import io.triage.engine.RuleBase;
+import io.triage.engine.RuleBaseCache;
 import io.triage.explain.Diagnoser;
 import io.triage.explain.Diagnosis;
 import io.triage.knowledge.KnowledgeBase;
@@ -58,9 +59,15 @@ public final class Triage {
 
     /** As {@link #load(Path)}, with the redaction digests under {@code key} (the command line: the installation's). */
     public static Triage load(Path home, RedactionKey key) {
+        return load(home, key, null);
+    }
+
+    /** As {@link #load(Path, RedactionKey)}, the compiled rules taken from {@code cache} when it has them (null: none). */
+    public static Triage load(Path home, RedactionKey key, RuleBaseCache cache) {
         KnowledgeBase kb = KnowledgeBase.load(home.resolve("knowledge-base"));
         SecretShapes secrets = SecretShapes.load(home.resolve("knowledge-base"));
-        RuleBase rules = RuleBase.load(home.resolve("rules"));
+        RuleBase rules = cache == null ? RuleBase.load(home.resolve("rules"))
+                : cache.load(home.resolve("rules"), home.resolve("knowledge-base"));
         return new Triage(home, kb, rules, new Redactor(secrets, key));
     }
 

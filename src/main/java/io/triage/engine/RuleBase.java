@@ -1,12 +1,16 @@
 package io.triage.engine;
 
+import org.drools.base.common.DroolsObjectInputStream;
+import org.drools.base.common.DroolsObjectOutputStream;
+import org.drools.kiesession.rulebase.InternalKnowledgeBase;
+import org.drools.kiesession.rulebase.KnowledgeBaseFactory;
 import org.kie.api.KieBase;
 import org.kie.api.KieServices;
 import org.kie.api.builder.KieBuilder;
 import org.kie.api.builder.KieFileSystem;
 import org.kie.api.builder.Message;
 import org.kie.api.builder.ReleaseId;
-import org.kie.api.runtime.KieContainer;
+import org.kie.api.definition.KiePackage;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,14 +32,34 @@ public final class RuleBase {
         }
     }
 
+    /** Where a rule base came from, and a line that says so for {@code --verbose}. */
+    public record Origin(Kind kind, String detail) {
+        public enum Kind {
+            /** compiled from the DRL files, no cache asked for (the rule-author commands and the tests) */
+            SOURCE,
+            /** compiled from the DRL files and stored in the cache for the next run */
+            SOURCE_CACHED,
+            /** loaded from the cache: nothing compiled */
+            CACHE,
+            /** compiled from the DRL files in memory: the cache was refused ({@link #detail()} says why) */
+            SOURCE_CACHE_REFUSED
+        }
+
+        public boolean fromCache() {
+            return kind == Kind.CACHE;
+        }
+    }
+
     private final KieBase kieBase;
     private final List<Path> files;
     private final List<Problem> warnings;
+    private final Origin origin;
 
-    private RuleBase(KieBase kieBase, List<Path> files, List<Problem> warnings) {
+    private RuleBase(KieBase kieBase, List<Path> files, List<Problem> warnings, Origin origin) {
         this.kieBase = kieBase;
         this.files = files;
         this.warnings = warnings;
+        this.origin = origin;
     }
 
     /**
@@ -44,6 +68,11 @@ public final class RuleBase {
      * @throws RuleBaseException listing every error, with file and line
      */
     public static RuleBase load(Path dir) {
+        return compile(dir, ruleFiles(dir), new Origin(Origin.Kind.SOURCE, "rules compiled from " + dir));
+    }
+
+    /** The DRL and decision-table files under {@code dir}, sorted. */
+    static List<Path> ruleFiles(Path dir) {
         if (!Files.isDirectory(dir)) {
             throw new RuleBaseException("rules directory not found: " + dir, List.of());
         }
@@ -58,9 +87,14 @@ public final class RuleBase {
         if (files.isEmpty()) {
             throw new RuleBaseException("no rule files (*.drl) in " + dir, List.of());
         }
+        return files;
+    }
+
+    /** Compiles {@code files}; errors are thrown with file and line. */
+    static RuleBase compile(Path dir, List<Path> files, Origin origin) {
         KieServices ks = KieServices.Factory.get();
-        KieFileSystem kfs = ks.newKieFileSystem();
         ReleaseId id = ks.newReleaseId("io.triage", "rules", "1.0.0-" + Long.toHexString(System.nanoTime()));
+        KieFileSystem kfs = ks.newKieFileSystem();
         kfs.generateAndWritePomXML(id);
         for (Path f : files) {
             try {
@@ -74,7 +108,7 @@ public final class RuleBase {
         List<Problem> errors = new ArrayList<>();
         List<Problem> warnings = new ArrayList<>();
         for (Message m : builder.getResults().getMessages()) {
-            String path = m.getPath() == null ? "" : m.getPath().replaceFirst("^src/main/resources/triage/rules/", "");
+            String path = m.getPath() == null ? "" : m.getPath().replaceFirst("^(src/main/resources/)?triage/rules/", "");
             Problem p = new Problem(m.getLevel().name().toLowerCase(java.util.Locale.ROOT), path, m.getLine(),
                     m.getText().strip());
             if (m.getLevel() == Message.Level.ERROR) {
@@ -84,13 +118,75 @@ public final class RuleBase {
             }
         }
         if (!errors.isEmpty()) {
+            ks.getRepository().removeKieModule(id);
             throw new RuleBaseException("rules in " + dir + " do not compile", errors);
         }
-        KieContainer container = ks.newKieContainer(id);
-        KieBase base = container.getKieBase();
-        // the container's module is not needed once the base exists; keep the repository clean
-        ks.getRepository().removeKieModule(id);
-        return new RuleBase(base, files, List.copyOf(warnings));
+        try {
+            return new RuleBase(ks.newKieContainer(id).getKieBase(), files, List.copyOf(warnings), origin);
+        } finally {
+            // the container's module is not needed once the base exists; keep the repository clean
+            ks.getRepository().removeKieModule(id);
+        }
+    }
+
+    /**
+     * The compiled packages of this base (their rules, and the classes javac made of their consequences) in
+     * Drools' own serialised form: what {@link #fromPackages} reads back without compiling anything.
+     */
+    byte[] packages() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(1 << 20);
+        try (DroolsObjectOutputStream out = new DroolsObjectOutputStream(bytes)) {
+            out.writeObject(new ArrayList<>(kieBase.getKiePackages()));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise the compiled rules: " + e.getMessage(), e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * A base of packages {@link #packages() serialised} earlier by this same build. Only classes of the JDK, Drools
+     * and the product are let in: the bytes are trusted only as far as the cache checked them.
+     *
+     * @throws IOException when the bytes are not such packages
+     */
+    static RuleBase fromPackages(byte[] packages, List<Path> files, List<Problem> warnings, Origin origin)
+            throws IOException {
+        InternalKnowledgeBase base = KnowledgeBaseFactory.newKnowledgeBase();
+        List<KiePackage> read = new ArrayList<>();
+        try (DroolsObjectInputStream in = new DroolsObjectInputStream(new java.io.ByteArrayInputStream(packages),
+                base.getRootClassLoader())) {
+            in.setObjectInputFilter(RuleBase::allowed);
+            Object o = in.readObject();
+            if (!(o instanceof List<?> list)) {
+                throw new IOException("not a list of packages");
+            }
+            for (Object p : list) {
+                if (!(p instanceof KiePackage kp)) {
+                    throw new IOException("not a package: " + (p == null ? "null" : p.getClass().getName()));
+                }
+                read.add(kp);
+            }
+        } catch (ClassNotFoundException | ClassCastException | IllegalStateException e) {
+            throw new IOException("unreadable packages: " + e.getMessage(), e);
+        }
+        base.addPackages(read);
+        return new RuleBase(base, files, List.copyOf(warnings), origin);
+    }
+
+    private static final List<String> ALLOWED = List.of("java.", "javax.", "org.drools.", "org.kie.", "org.mvel2.",
+            "io.triage.");
+
+    private static java.io.ObjectInputFilter.Status allowed(java.io.ObjectInputFilter.FilterInfo info) {
+        Class<?> c = info.serialClass();
+        while (c != null && c.isArray()) {
+            c = c.getComponentType();
+        }
+        if (c == null || c.isPrimitive()) {
+            return java.io.ObjectInputFilter.Status.UNDECIDED;
+        }
+        String n = c.getName();
+        return ALLOWED.stream().anyMatch(n::startsWith) ? java.io.ObjectInputFilter.Status.ALLOWED
+                : java.io.ObjectInputFilter.Status.REJECTED;
     }
 
     public KieBase kieBase() {
@@ -103,5 +199,15 @@ public final class RuleBase {
 
     public List<Problem> warnings() {
         return warnings;
+    }
+
+    /** The same base, said to come from {@code o}. */
+    RuleBase withOrigin(Origin o) {
+        return new RuleBase(kieBase, files, warnings, o);
+    }
+
+    /** Whether these rules were compiled now or loaded from the cache. */
+    public Origin origin() {
+        return origin;
     }
 }
