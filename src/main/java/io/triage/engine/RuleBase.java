@@ -189,6 +189,37 @@ public final class RuleBase {
                 : java.io.ObjectInputFilter.Status.REJECTED;
     }
 
+    /**
+     * The rule base {@code f} computes (rules loaded on another thread), waiting for it.
+     *
+     * @throws RuleBaseException (or any other unchecked exception) exactly as loading threw it
+     */
+    public static RuleBase await(java.util.concurrent.Future<RuleBase> f) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return f.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    Throwable c = e.getCause();
+                    if (c instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    if (c instanceof Error err) {
+                        throw err;
+                    }
+                    throw new RuleBaseException("cannot load the rules: " + c, java.util.List.of());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     public KieBase kieBase() {
         return kieBase;
     }
