@@ -16,7 +16,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -68,7 +70,7 @@ public final class RuleBase {
      * @throws RuleBaseException listing every error, with file and line
      */
     public static RuleBase load(Path dir) {
-        return compile(dir, ruleFiles(dir), new Origin(Origin.Kind.SOURCE, "rules compiled from " + dir));
+        return compile(dir, sources(ruleFiles(dir)), new Origin(Origin.Kind.SOURCE, "rules compiled from " + dir));
     }
 
     /** The DRL and decision-table files under {@code dir}, sorted. */
@@ -90,19 +92,31 @@ public final class RuleBase {
         return files;
     }
 
-    /** Compiles {@code files}; errors are thrown with file and line. */
-    static RuleBase compile(Path dir, List<Path> files, Origin origin) {
+    /**
+     * The content of each file, read once: what is compiled is exactly what the cache's key was computed from.
+     */
+    static Map<Path, byte[]> sources(List<Path> files) {
+        Map<Path, byte[]> m = new LinkedHashMap<>();
+        for (Path f : files) {
+            try {
+                m.put(f, Files.readAllBytes(f));
+            } catch (IOException e) {
+                throw new RuleBaseException("cannot read rule file " + f + ": " + e.getMessage(), List.of());
+            }
+        }
+        return m;
+    }
+
+    /** Compiles the {@code sources} (file: content, in order); errors are thrown with file and line. */
+    static RuleBase compile(Path dir, Map<Path, byte[]> sources, Origin origin) {
+        List<Path> files = List.copyOf(sources.keySet());
         KieServices ks = KieServices.Factory.get();
         ReleaseId id = ks.newReleaseId("io.triage", "rules", "1.0.0-" + Long.toHexString(System.nanoTime()));
         KieFileSystem kfs = ks.newKieFileSystem();
         kfs.generateAndWritePomXML(id);
-        for (Path f : files) {
-            try {
-                String rel = dir.relativize(f).toString().replace('\\', '/');
-                kfs.write("src/main/resources/triage/rules/" + rel, Files.readAllBytes(f));
-            } catch (IOException e) {
-                throw new RuleBaseException("cannot read rule file " + f + ": " + e.getMessage(), List.of());
-            }
+        for (Map.Entry<Path, byte[]> f : sources.entrySet()) {
+            String rel = dir.relativize(f.getKey()).toString().replace('\\', '/');
+            kfs.write("src/main/resources/triage/rules/" + rel, f.getValue());
         }
         KieBuilder builder = ks.newKieBuilder(kfs).buildAll();
         List<Problem> errors = new ArrayList<>();

@@ -71,7 +71,10 @@ public final class RuleBaseCache {
         return new RuleBaseCache(base.resolve("triage").resolve("rulebase"), productBuild());
     }
 
-    /** The version and build time of this product, or {@code "unknown"} (then the classes' own digest stands in). */
+    /**
+     * The version and build time of this product, or {@code "unknown"} when the build did not stamp it (classes
+     * compiled outside Maven): then the cache is not used, since a change to the fact classes would go unseen.
+     */
     static String productBuild() {
         Properties p = new Properties();
         try (InputStream in = RuleBaseCache.class.getResourceAsStream("/triage-build.properties")) {
@@ -96,16 +99,17 @@ public final class RuleBaseCache {
      * @param knowledge the knowledge base beside the rules, part of the key (its {@code scenarios/} aside)
      */
     public RuleBase load(Path rules, Path knowledge) {
-        List<Path> files = RuleBase.ruleFiles(rules);
+        Map<Path, byte[]> sources = RuleBase.sources(RuleBase.ruleFiles(rules));
+        List<Path> files = List.copyOf(sources.keySet());
         String key;
         try {
-            key = key(rules, files, knowledge);
+            key = key(rules, sources, knowledge);
         } catch (IOException e) {
             throw new RuleBaseException("cannot read the rules in " + rules + ": " + e.getMessage(), List.of());
         }
-        String refused = unsafe();
+        String refused = product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
         if (refused != null) {
-            return RuleBase.compile(rules, files, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED,
+            return RuleBase.compile(rules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED,
                     "rule cache " + dir + " not used (" + refused + "); rules compiled in memory"));
         }
         Path entry = dir.resolve(key + ".rulebase");
@@ -119,7 +123,7 @@ public final class RuleBaseCache {
                 ignored = ex.getMessage() == null ? ex.toString() : ex.getMessage();
             }
         }
-        RuleBase c = RuleBase.compile(rules, files, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHED, ""));
+        RuleBase c = RuleBase.compile(rules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHED, ""));
         String stored;
         try {
             write(entry, key, c.packages(), c.warnings());
@@ -299,14 +303,14 @@ public final class RuleBaseCache {
      * The SHA-256 of everything a rule base is built from: this product build, Drools, the Java version, and the
      * name and content of every rule file and every knowledge file (scenarios aside: they are test data).
      */
-    String key(Path rules, List<Path> ruleFiles, Path knowledge) throws IOException {
+    String key(Path rules, Map<Path, byte[]> ruleSources, Path knowledge) throws IOException {
         MessageDigest md = sha256();
         field(md, "product " + product);
         field(md, "drools " + droolsVersion());
         field(md, "java " + Runtime.version().feature());
-        for (Path f : ruleFiles) {
-            field(md, "rule " + rules.relativize(f).toString().replace('\\', '/'));
-            field(md, Files.readAllBytes(f));
+        for (Map.Entry<Path, byte[]> f : ruleSources.entrySet()) {
+            field(md, "rule " + rules.relativize(f.getKey()).toString().replace('\\', '/'));
+            field(md, f.getValue());
         }
         if (knowledge != null && Files.isDirectory(knowledge)) {
             List<Path> kfiles;

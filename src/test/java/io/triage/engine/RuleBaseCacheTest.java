@@ -213,6 +213,15 @@ class RuleBaseCacheTest {
     }
 
     @Test
+    void aBuildWithoutItsStampDoesNotUseTheCache() throws Exception {
+        RuleBase r = load(cache("unknown+unknown"));
+        assertEquals(RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED, r.origin().kind());
+        assertTrue(r.origin().detail().contains("no build stamp"), r.origin().detail());
+        assertFalse(Files.exists(cacheDir), "nothing written");
+        assertEquals(expected(), diagnose(r));
+    }
+
+    @Test
     void brokenRulesAreReportedWithFileAndLineAndNothingIsCached() throws Exception {
         Files.writeString(home.resolve("rules/95-broken.drl"), """
                 package triage.broken
@@ -308,13 +317,13 @@ class RuleBaseCacheTest {
         RuleBaseCache c = cache("1");
         Path rules = home.resolve("rules");
         Path kb = home.resolve("knowledge-base");
-        String k = c.key(rules, RuleBase.ruleFiles(rules), kb);
-        assertEquals(k, c.key(rules, RuleBase.ruleFiles(rules), kb), "stable");
-        assertFalse(k.equals(cache("2").key(rules, RuleBase.ruleFiles(rules), kb)));
+        String k = c.key(rules, RuleBase.sources(RuleBase.ruleFiles(rules)), kb);
+        assertEquals(k, c.key(rules, RuleBase.sources(RuleBase.ruleFiles(rules)), kb), "stable");
+        assertFalse(k.equals(cache("2").key(rules, RuleBase.sources(RuleBase.ruleFiles(rules)), kb)));
         Files.createDirectories(kb.resolve("scenarios/x"));
         Files.writeString(kb.resolve("scenarios/x/TRUTH.txt"), "a scenario");
-        assertEquals(k, c.key(rules, RuleBase.ruleFiles(rules), kb), "scenarios are test data, not rules");
+        assertEquals(k, c.key(rules, RuleBase.sources(RuleBase.ruleFiles(rules)), kb), "scenarios are test data, not rules");
         Files.writeString(kb.resolve("thresholds.yaml"), "\n# edited\n", StandardOpenOption.APPEND);
-        assertFalse(k.equals(c.key(rules, RuleBase.ruleFiles(rules), kb)));
+        assertFalse(k.equals(c.key(rules, RuleBase.sources(RuleBase.ruleFiles(rules)), kb)));
     }
 }
