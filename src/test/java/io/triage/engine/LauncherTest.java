@@ -30,13 +30,14 @@ class LauncherTest {
     @TempDir
     Path tmp;
 
-    /** Prints its arguments, one a line, and exits with their count. */
+    /** Prints its arguments, one a line, and exits with the code its last argument names, if a number. */
     public static final class Probe {
         public static void main(String[] args) {
             for (String a : args) {
                 System.out.println(a);
             }
-            System.exit(args.length);
+            String last = args.length == 0 ? "0" : args[args.length - 1];
+            System.exit(last.matches("[0-9]{1,2}") ? Integer.parseInt(last) : 0);
         }
     }
 
@@ -92,23 +93,27 @@ class LauncherTest {
     void argumentsOutputAndExitCodePassThroughAndTheArchiveIsMadeOncePrivately() throws Exception {
         Path inst = install();
         Path xdg = tmp.resolve("xdg");
-        Run first = run(inst, xdg, "replay", "a dir with spaces", "--format", "json");
+        Run first = run(inst, xdg, "replay", "a dir with spaces", "--format", "json", "4");
         assertEquals(4, first.code(), first.err());
-        assertEquals("replay\na dir with spaces\n--format\njson\n", first.out(), "nothing but the command's output: " + first.err());
+        assertEquals("replay\na dir with spaces\n--format\njson\n4\n", first.out(), "nothing but the command's output: " + first.err());
         Path cds = xdg.resolve("triage/cds");
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cds)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cds.getParent())));
-        // a run that failed (exit 4) keeps no archive: the next one records it
-        assertEquals(List.of(), archives(cds));
-        Run ok = run(inst, xdg);
+        assertEquals(List.of(), archives(cds), "a run that failed keeps no archive");
+        Run help = run(inst, xdg, "--help");
+        assertEquals(0, help.code(), help.err());
+        assertEquals(List.of(), archives(cds), "a command that does not load the engine records no archive");
+
+        Run ok = run(inst, xdg, "replay", "dir");
         assertEquals(0, ok.code(), ok.err());
+        assertEquals("replay\ndir\n", ok.out());
         List<Path> made = archives(cds);
         assertEquals(1, made.size(), made.toString());
         assertTrue(made.get(0).getFileName().toString().matches("triage-[0-9]+\\.jsa"), made.toString());
 
-        Run again = run(inst, xdg, "x");
+        Run again = run(inst, xdg, "replay", "x", "1");
         assertEquals(1, again.code(), again.err());
-        assertEquals("x\n", again.out());
+        assertEquals("replay\nx\n1\n", again.out());
         assertEquals("", again.err());
         assertEquals(made, archives(cds), "the archive is used, not made again");
     }
@@ -119,9 +124,9 @@ class LauncherTest {
         Path xdg = tmp.resolve("xdg");
         Path cds = Files.createDirectories(xdg.resolve("triage/cds"));
         Files.setPosixFilePermissions(cds, PosixFilePermissions.fromString("rwxrwxrwx"));
-        Run r = run(inst, xdg, "a");
-        assertEquals(1, r.code(), r.err());
-        assertEquals("a\n", r.out());
+        Run r = run(inst, xdg, "replay", "3");
+        assertEquals(3, r.code(), r.err());
+        assertEquals("replay\n3\n", r.out());
         assertTrue(r.err().contains("is not private to this user; starting without it"), r.err());
         assertEquals(List.of(), archives(cds));
     }
