@@ -3,6 +3,7 @@ package io.triage.cli;
 import io.triage.Triage;
 import io.triage.capture.CaptureException;
 import io.triage.engine.RuleBase;
+import io.triage.engine.RuleBaseCache;
 import io.triage.engine.RuleBaseException;
 import io.triage.explain.Diagnosis;
 import io.triage.explain.JsonRenderer;
@@ -34,6 +35,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--home", description = "Directory holding rules/ and knowledge-base/ (default: TRIAGE_HOME, else the installation's own; the working directory only as --home .).")
     Path home;
 
+    @Option(names = "--verbose", description = "Say on stderr where the compiled rules came from (the cache or the rule files).")
+    boolean verbose;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -64,13 +68,29 @@ public final class Main implements Callable<Integer> {
      * its redaction digests are under this user's key on this machine (saved captures replay alike).
      */
     Triage triage() {
+        return triage(true);
+    }
+
+    /**
+     * As {@link #triage()}; {@code cached}: the compiled rules from the user's cache when it has them for exactly
+     * these rule files (else compiled and stored there), otherwise always compiled from the files (the rule-author
+     * commands, which report every warning with its file and line).
+     */
+    Triage triage(boolean cached) {
         Triage.Home h = Triage.locateHome(home);
+        PrintWriter err = spec.commandLine().getErr();
         h.announcement().ifPresent(line -> {
-            PrintWriter err = spec.commandLine().getErr();
             err.println(Safe.forTerminal(line));
             err.flush();
         });
-        return Triage.load(h.path(), RedactionKey.installation());
+        Triage t = Triage.load(h.path(), RedactionKey.installation(),
+                cached ? RuleBaseCache.forUser(System.getenv(), Path.of(System.getProperty("user.home"))) : null);
+        RuleBase.Origin o = t.rules().origin();
+        if (verbose || o.kind() == RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED) {
+            err.println(Safe.forTerminal("triage: " + o.detail()));
+            err.flush();
+        }
+        return t;
     }
 
     /** An error for stderr: made safe to print (a message may quote a host's words or a file name). */
@@ -152,7 +172,7 @@ public final class Main implements Callable<Integer> {
         public Integer call() {
             Main main = (Main) rules.spec.parent().userObject();
             PrintWriter out = rules.spec.commandLine().getOut();
-            Triage t = main.triage();
+            Triage t = main.triage(false);
             List<RuleBase.Problem> warnings = t.rules().warnings();
             out.println("rules: " + t.rules().files().size() + " files, "
                     + t.rules().kieBase().getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum()

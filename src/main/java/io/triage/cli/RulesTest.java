@@ -32,7 +32,7 @@ final class RulesTest implements Callable<Integer> {
     public Integer call() throws IOException {
         Main main = (Main) rules.spec.parent().userObject();
         PrintWriter out = rules.spec.commandLine().getOut();
-        Triage t = main.triage();
+        Triage t = main.triage(false);
         List<Path> roots = dirs.isEmpty() ? List.of(t.home().resolve("knowledge-base/scenarios")) : dirs;
         int passed = 0;
         int failed = 0;

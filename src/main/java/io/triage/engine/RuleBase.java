@@ -1,18 +1,24 @@
 package io.triage.engine;
 
+import org.drools.base.common.DroolsObjectInputStream;
+import org.drools.base.common.DroolsObjectOutputStream;
+import org.drools.kiesession.rulebase.InternalKnowledgeBase;
+import org.drools.kiesession.rulebase.KnowledgeBaseFactory;
 import org.kie.api.KieBase;
 import org.kie.api.KieServices;
 import org.kie.api.builder.KieBuilder;
 import org.kie.api.builder.KieFileSystem;
 import org.kie.api.builder.Message;
 import org.kie.api.builder.ReleaseId;
-import org.kie.api.runtime.KieContainer;
+import org.kie.api.definition.KiePackage;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -28,14 +34,34 @@ public final class RuleBase {
         }
     }
 
+    /** Where a rule base came from, and a line that says so for {@code --verbose}. */
+    public record Origin(Kind kind, String detail) {
+        public enum Kind {
+            /** compiled from the DRL files, no cache asked for (the rule-author commands and the tests) */
+            SOURCE,
+            /** compiled from the DRL files and stored in the cache for the next run */
+            SOURCE_CACHED,
+            /** loaded from the cache: nothing compiled */
+            CACHE,
+            /** compiled from the DRL files in memory: the cache was refused ({@link #detail()} says why) */
+            SOURCE_CACHE_REFUSED
+        }
+
+        public boolean fromCache() {
+            return kind == Kind.CACHE;
+        }
+    }
+
     private final KieBase kieBase;
     private final List<Path> files;
     private final List<Problem> warnings;
+    private final Origin origin;
 
-    private RuleBase(KieBase kieBase, List<Path> files, List<Problem> warnings) {
+    private RuleBase(KieBase kieBase, List<Path> files, List<Problem> warnings, Origin origin) {
         this.kieBase = kieBase;
         this.files = files;
         this.warnings = warnings;
+        this.origin = origin;
     }
 
     /**
@@ -44,6 +70,11 @@ public final class RuleBase {
      * @throws RuleBaseException listing every error, with file and line
      */
     public static RuleBase load(Path dir) {
+        return compile(dir, sources(ruleFiles(dir)), new Origin(Origin.Kind.SOURCE, "rules compiled from " + dir));
+    }
+
+    /** The DRL and decision-table files under {@code dir}, sorted. */
+    static List<Path> ruleFiles(Path dir) {
         if (!Files.isDirectory(dir)) {
             throw new RuleBaseException("rules directory not found: " + dir, List.of());
         }
@@ -58,23 +89,40 @@ public final class RuleBase {
         if (files.isEmpty()) {
             throw new RuleBaseException("no rule files (*.drl) in " + dir, List.of());
         }
-        KieServices ks = KieServices.Factory.get();
-        KieFileSystem kfs = ks.newKieFileSystem();
-        ReleaseId id = ks.newReleaseId("io.triage", "rules", "1.0.0-" + Long.toHexString(System.nanoTime()));
-        kfs.generateAndWritePomXML(id);
+        return files;
+    }
+
+    /**
+     * The content of each file, read once: what is compiled is exactly what the cache's key was computed from.
+     */
+    static Map<Path, byte[]> sources(List<Path> files) {
+        Map<Path, byte[]> m = new LinkedHashMap<>();
         for (Path f : files) {
             try {
-                String rel = dir.relativize(f).toString().replace('\\', '/');
-                kfs.write("src/main/resources/triage/rules/" + rel, Files.readAllBytes(f));
+                m.put(f, Files.readAllBytes(f));
             } catch (IOException e) {
                 throw new RuleBaseException("cannot read rule file " + f + ": " + e.getMessage(), List.of());
             }
+        }
+        return m;
+    }
+
+    /** Compiles the {@code sources} (file: content, in order); errors are thrown with file and line. */
+    static RuleBase compile(Path dir, Map<Path, byte[]> sources, Origin origin) {
+        List<Path> files = List.copyOf(sources.keySet());
+        KieServices ks = KieServices.Factory.get();
+        ReleaseId id = ks.newReleaseId("io.triage", "rules", "1.0.0-" + Long.toHexString(System.nanoTime()));
+        KieFileSystem kfs = ks.newKieFileSystem();
+        kfs.generateAndWritePomXML(id);
+        for (Map.Entry<Path, byte[]> f : sources.entrySet()) {
+            String rel = dir.relativize(f.getKey()).toString().replace('\\', '/');
+            kfs.write("src/main/resources/triage/rules/" + rel, f.getValue());
         }
         KieBuilder builder = ks.newKieBuilder(kfs).buildAll();
         List<Problem> errors = new ArrayList<>();
         List<Problem> warnings = new ArrayList<>();
         for (Message m : builder.getResults().getMessages()) {
-            String path = m.getPath() == null ? "" : m.getPath().replaceFirst("^src/main/resources/triage/rules/", "");
+            String path = m.getPath() == null ? "" : m.getPath().replaceFirst("^(src/main/resources/)?triage/rules/", "");
             Problem p = new Problem(m.getLevel().name().toLowerCase(java.util.Locale.ROOT), path, m.getLine(),
                     m.getText().strip());
             if (m.getLevel() == Message.Level.ERROR) {
@@ -84,13 +132,106 @@ public final class RuleBase {
             }
         }
         if (!errors.isEmpty()) {
+            ks.getRepository().removeKieModule(id);
             throw new RuleBaseException("rules in " + dir + " do not compile", errors);
         }
-        KieContainer container = ks.newKieContainer(id);
-        KieBase base = container.getKieBase();
-        // the container's module is not needed once the base exists; keep the repository clean
-        ks.getRepository().removeKieModule(id);
-        return new RuleBase(base, files, List.copyOf(warnings));
+        try {
+            return new RuleBase(ks.newKieContainer(id).getKieBase(), files, List.copyOf(warnings), origin);
+        } finally {
+            // the container's module is not needed once the base exists; keep the repository clean
+            ks.getRepository().removeKieModule(id);
+        }
+    }
+
+    /**
+     * The compiled packages of this base (their rules, and the classes javac made of their consequences) in
+     * Drools' own serialised form: what {@link #fromPackages} reads back without compiling anything.
+     */
+    byte[] packages() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(1 << 20);
+        try (DroolsObjectOutputStream out = new DroolsObjectOutputStream(bytes)) {
+            out.writeObject(new ArrayList<>(kieBase.getKiePackages()));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise the compiled rules: " + e.getMessage(), e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * A base of packages {@link #packages() serialised} earlier by this same build. Only classes of the JDK, Drools
+     * and the product are let in: the bytes are trusted only as far as the cache checked them.
+     *
+     * @throws IOException when the bytes are not such packages
+     */
+    static RuleBase fromPackages(byte[] packages, List<Path> files, List<Problem> warnings, Origin origin)
+            throws IOException {
+        InternalKnowledgeBase base = KnowledgeBaseFactory.newKnowledgeBase();
+        List<KiePackage> read = new ArrayList<>();
+        try (DroolsObjectInputStream in = new DroolsObjectInputStream(new java.io.ByteArrayInputStream(packages),
+                base.getRootClassLoader())) {
+            in.setObjectInputFilter(RuleBase::allowed);
+            Object o = in.readObject();
+            if (!(o instanceof List<?> list)) {
+                throw new IOException("not a list of packages");
+            }
+            for (Object p : list) {
+                if (!(p instanceof KiePackage kp)) {
+                    throw new IOException("not a package: " + (p == null ? "null" : p.getClass().getName()));
+                }
+                read.add(kp);
+            }
+        } catch (ClassNotFoundException | ClassCastException | IllegalStateException e) {
+            throw new IOException("unreadable packages: " + e.getMessage(), e);
+        }
+        base.addPackages(read);
+        return new RuleBase(base, files, List.copyOf(warnings), origin);
+    }
+
+    private static final List<String> ALLOWED = List.of("java.", "javax.", "org.drools.", "org.kie.", "org.mvel2.",
+            "io.triage.");
+
+    private static java.io.ObjectInputFilter.Status allowed(java.io.ObjectInputFilter.FilterInfo info) {
+        Class<?> c = info.serialClass();
+        while (c != null && c.isArray()) {
+            c = c.getComponentType();
+        }
+        if (c == null || c.isPrimitive()) {
+            return java.io.ObjectInputFilter.Status.UNDECIDED;
+        }
+        String n = c.getName();
+        return ALLOWED.stream().anyMatch(n::startsWith) ? java.io.ObjectInputFilter.Status.ALLOWED
+                : java.io.ObjectInputFilter.Status.REJECTED;
+    }
+
+    /**
+     * The rule base {@code f} computes (rules loaded on another thread), waiting for it.
+     *
+     * @throws RuleBaseException (or any other unchecked exception) exactly as loading threw it
+     */
+    public static RuleBase await(java.util.concurrent.Future<RuleBase> f) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return f.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    Throwable c = e.getCause();
+                    if (c instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    if (c instanceof Error err) {
+                        throw err;
+                    }
+                    throw new RuleBaseException("cannot load the rules: " + c, java.util.List.of());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     public KieBase kieBase() {
@@ -103,5 +244,15 @@ public final class RuleBase {
 
     public List<Problem> warnings() {
         return warnings;
+    }
+
+    /** The same base, said to come from {@code o}. */
+    RuleBase withOrigin(Origin o) {
+        return new RuleBase(kieBase, files, warnings, o);
+    }
+
+    /** Whether these rules were compiled now or loaded from the cache. */
+    public Origin origin() {
+        return origin;
     }
 }

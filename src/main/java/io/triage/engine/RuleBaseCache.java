@@ -1,0 +1,350 @@
+package io.triage.engine;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Compiled rule bases kept between runs, so that a command does not compile the same rules again: one entry per
+ * content of {@code rules/} and {@code knowledge-base/} (scenarios aside), product build and Drools version.
+ *
+ * <p>An entry is code the next run loads and executes, so it is handled as such: the directory must belong to this
+ * user and be writable by no one else (otherwise the cache is refused and the rules compiled in memory); an entry is
+ * named by the SHA-256 of everything it was built from and carries a SHA-256 of its own bytes, both checked before
+ * use (a corrupt, truncated or foreign entry is ignored and rebuilt); entries are written to a temporary file and
+ * renamed into place, so that a process never reads half of one that another is writing.
+ */
+public final class RuleBaseCache {
+    private static final byte[] MAGIC = "triage-rulebase/1\n".getBytes(StandardCharsets.US_ASCII);
+    private static final Set<PosixFilePermission> GROUP_OR_OTHERS_WRITE =
+            EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
+    /** Entries kept: one per rules/knowledge content recently used (several homes may share the cache). */
+    private static final int KEEP = 8;
+
+    private final Path dir;
+    private final String product;
+
+    /**
+     * @param dir     the cache's directory (created, private to this user, when missing)
+     * @param product the product's build identity: entries of another build are never used
+     */
+    public RuleBaseCache(Path dir, String product) {
+        this.dir = dir.toAbsolutePath().normalize();
+        this.product = product;
+    }
+
+    /**
+     * The user's cache: {@code $XDG_CACHE_HOME/triage/rulebase} when that is an absolute path, else
+     * {@code ~/.cache/triage/rulebase}; the product's build identity from {@code triage-build.properties}.
+     */
+    public static RuleBaseCache forUser(Map<String, String> env, Path userHome) {
+        String xdg = env.get("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute() ? Path.of(xdg)
+                : userHome.resolve(".cache");
+        return new RuleBaseCache(base.resolve("triage").resolve("rulebase"), productBuild());
+    }
+
+    /**
+     * The version and build time of this product, or {@code "unknown"} when the build did not stamp it (classes
+     * compiled outside Maven): then the cache is not used, since a change to the fact classes would go unseen.
+     */
+    static String productBuild() {
+        Properties p = new Properties();
+        try (InputStream in = RuleBaseCache.class.getResourceAsStream("/triage-build.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            // an unreadable build stamp only costs the cache: it is keyed by "unknown" below
+        }
+        String v = p.getProperty("version", "unknown") + "+" + p.getProperty("built", "unknown");
+        return v.contains("${") ? "unknown" : v;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /**
+     * The rules of {@code rules} loaded from the cache when an entry for exactly these sources is there, else
+     * compiled (errors thrown as by {@link RuleBase#load(Path)}) and stored for the next run.
+     *
+     * @param knowledge the knowledge base beside the rules, part of the key (its {@code scenarios/} aside)
+     */
+    public RuleBase load(Path rules, Path knowledge) {
+        Map<Path, byte[]> sources = RuleBase.sources(RuleBase.ruleFiles(rules));
+        List<Path> files = List.copyOf(sources.keySet());
+        String key;
+        try {
+            key = key(rules, sources, knowledge);
+        } catch (IOException e) {
+            throw new RuleBaseException("cannot read the rules in " + rules + ": " + e.getMessage(), List.of());
+        }
+        String refused = product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
+        if (refused != null) {
+            return RuleBase.compile(rules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED,
+                    "rule cache " + dir + " not used (" + refused + "); rules compiled in memory"));
+        }
+        Path entry = dir.resolve(key + ".rulebase");
+        String ignored = null;
+        if (Files.exists(entry, LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Entry e = read(entry, key);
+                return RuleBase.fromPackages(e.packages(), files, e.warnings(),
+                        new RuleBase.Origin(RuleBase.Origin.Kind.CACHE, "rules loaded from the cache " + entry));
+            } catch (IOException | RuntimeException ex) {
+                ignored = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+            }
+        }
+        RuleBase c = RuleBase.compile(rules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHED, ""));
+        String stored;
+        try {
+            write(entry, key, c.packages(), c.warnings());
+            stored = "rules compiled from " + rules + " and stored in the cache " + entry;
+        } catch (IOException | RuntimeException ex) {
+            stored = "rules compiled from " + rules + "; not stored in the cache (" + ex.getMessage() + ")";
+        }
+        if (ignored != null) {
+            stored += "; the entry there was ignored: " + ignored;
+        }
+        return c.withOrigin(new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHED, stored));
+    }
+
+    /** Why the cache's directory cannot hold code for this user (creating it private when missing), or null. */
+    String unsafe() {
+        try {
+            for (Path p : List.of(dir.getParent(), dir)) {
+                if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.createDirectories(p.getParent());
+                    try {
+                        // private from the start, whatever the umask: the permissions are checked below
+                        Files.createDirectory(p, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                    } catch (java.nio.file.FileAlreadyExistsException raced) {
+                        // another process made it: checked below like any other
+                    }
+                }
+            }
+            PosixFileAttributeView view = Files.getFileAttributeView(dir, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+            if (view == null) {
+                return "its file system has no owners and permissions";
+            }
+            UserPrincipal me = FileSystems.getDefault().getUserPrincipalLookupService()
+                    .lookupPrincipalByName(System.getProperty("user.name"));
+            // this directory and its parent (triage/) must be ours and closed to others: whoever can write
+            // either can put code in our path
+            for (Path p : List.of(dir, dir.getParent())) {
+                PosixFileAttributes a = Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                if (!a.isDirectory()) {
+                    return p + " is not a directory";
+                }
+                if (!a.owner().equals(me)) {
+                    return p + " belongs to " + a.owner().getName() + ", not " + me.getName();
+                }
+                if (a.permissions().stream().anyMatch(GROUP_OR_OTHERS_WRITE::contains)) {
+                    return p + " is writable by others (" + PosixFilePermissions.toString(a.permissions()) + ")";
+                }
+            }
+            return null;
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return "cannot check it: " + e.getMessage();
+        }
+    }
+
+    /** An entry: the serialised packages and the warnings their compilation gave. */
+    record Entry(byte[] packages, List<RuleBase.Problem> warnings) { }
+
+    /**
+     * Reads and checks an entry: its file ours and closed to others, its magic, its recorded key, its digest.
+     *
+     * @throws IOException saying what is wrong with it
+     */
+    Entry read(Path entry, String key) throws IOException {
+        PosixFileAttributes a = Files.readAttributes(entry, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (!a.isRegularFile()) {
+            throw new IOException("not a regular file");
+        }
+        UserPrincipal me = FileSystems.getDefault().getUserPrincipalLookupService()
+                .lookupPrincipalByName(System.getProperty("user.name"));
+        if (!a.owner().equals(me) || a.permissions().stream().anyMatch(GROUP_OR_OTHERS_WRITE::contains)) {
+            throw new IOException("not this user's own, or writable by others");
+        }
+        if (a.size() > 256L << 20) {
+            throw new IOException("too large (" + a.size() + " bytes)");
+        }
+        byte[] all = Files.readAllBytes(entry);
+        if (all.length < MAGIC.length + 32 || !Arrays.equals(all, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+            throw new IOException("not a rule-base entry of this format");
+        }
+        byte[] digest = Arrays.copyOfRange(all, MAGIC.length, MAGIC.length + 32);
+        byte[] body = Arrays.copyOfRange(all, MAGIC.length + 32, all.length);
+        if (!MessageDigest.isEqual(digest, sha256().digest(body))) {
+            throw new IOException("its digest does not match its content (corrupt or truncated)");
+        }
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(body))) {
+            String recorded = in.readUTF();
+            if (!recorded.equals(key)) {
+                throw new IOException("built from other sources or another version (" + recorded + ")");
+            }
+            int n = in.readInt();
+            if (n < 0 || n > 100_000) {
+                throw new IOException("bad warning count " + n);
+            }
+            List<RuleBase.Problem> warnings = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                warnings.add(new RuleBase.Problem(in.readUTF(), in.readUTF(), in.readInt(), in.readUTF()));
+            }
+            int len = in.readInt();
+            if (len <= 0 || len != in.available()) {
+                throw new IOException("bad packages length " + len);
+            }
+            return new Entry(in.readNBytes(len), List.copyOf(warnings));
+        }
+    }
+
+    /** Writes an entry beside its place and renames it there, so that no reader ever sees part of it. */
+    void write(Path entry, String key, byte[] packages, List<RuleBase.Problem> warnings) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream(packages.length + 4096);
+        try (DataOutputStream out = new DataOutputStream(body)) {
+            out.writeUTF(key);
+            out.writeInt(warnings.size());
+            for (RuleBase.Problem w : warnings) {
+                out.writeUTF(w.level());
+                out.writeUTF(clip(w.file()));
+                out.writeInt(w.line());
+                out.writeUTF(clip(w.text()));
+            }
+            out.writeInt(packages.length);
+            out.write(packages);
+        }
+        byte[] b = body.toByteArray();
+        Path tmp = Files.createTempFile(dir, ".entry-", ".tmp",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try {
+            try (var ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
+                ch.write(java.nio.ByteBuffer.wrap(MAGIC));
+                ch.write(java.nio.ByteBuffer.wrap(sha256().digest(b)));
+                ch.write(java.nio.ByteBuffer.wrap(b));
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, entry, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new IOException("the cache's file system cannot rename atomically", e);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        prune(entry);
+    }
+
+    /** Keeps the {@link #KEEP} most recently written entries (and stale temporary files of crashed runs go). */
+    private void prune(Path keep) {
+        try (Stream<Path> s = Files.list(dir)) {
+            List<Path> all = s.filter(p -> !p.equals(keep)).toList();
+            long dayAgo = System.currentTimeMillis() - 86_400_000L;
+            List<Path> entries = new ArrayList<>();
+            for (Path p : all) {
+                String n = p.getFileName().toString();
+                if (n.endsWith(".rulebase")) {
+                    entries.add(p);
+                } else if (n.startsWith(".entry-") && n.endsWith(".tmp")
+                        && Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < dayAgo) {
+                    Files.deleteIfExists(p);
+                }
+            }
+            entries.sort(Comparator.comparingLong((Path p) -> {
+                try {
+                    return Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis();
+                } catch (IOException e) {
+                    return 0L;
+                }
+            }).reversed());
+            for (Path old : entries.subList(Math.min(entries.size(), KEEP - 1), entries.size())) {
+                Files.deleteIfExists(old);
+            }
+        } catch (IOException e) {
+            // pruning is housekeeping: a failure leaves old entries, which are never used for other sources
+        }
+    }
+
+    private static String clip(String s) {
+        String v = s == null ? "" : s;
+        return v.length() > 8000 ? v.substring(0, 8000) : v;
+    }
+
+    /**
+     * The SHA-256 of everything a rule base is built from: this product build, Drools, the Java version, and the
+     * name and content of every rule file and every knowledge file (scenarios aside: they are test data).
+     */
+    String key(Path rules, Map<Path, byte[]> ruleSources, Path knowledge) throws IOException {
+        MessageDigest md = sha256();
+        field(md, "product " + product);
+        field(md, "drools " + droolsVersion());
+        field(md, "java " + Runtime.version().feature());
+        for (Map.Entry<Path, byte[]> f : ruleSources.entrySet()) {
+            field(md, "rule " + rules.relativize(f.getKey()).toString().replace('\\', '/'));
+            field(md, f.getValue());
+        }
+        if (knowledge != null && Files.isDirectory(knowledge)) {
+            List<Path> kfiles;
+            try (Stream<Path> s = Files.walk(knowledge)) {
+                Path scenarios = knowledge.resolve("scenarios");
+                kfiles = s.filter(p -> !p.startsWith(scenarios)).filter(Files::isRegularFile).sorted().toList();
+            }
+            for (Path f : kfiles) {
+                field(md, "knowledge " + knowledge.relativize(f).toString().replace('\\', '/'));
+                field(md, Files.readAllBytes(f));
+            }
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    private static void field(MessageDigest md, String s) {
+        field(md, s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Length-prefixed, so that no two different inputs hash alike by moving bytes between fields. */
+    private static void field(MessageDigest md, byte[] b) {
+        md.update(java.nio.ByteBuffer.allocate(8).putLong(b.length).array());
+        md.update(b);
+    }
+
+    static String droolsVersion() {
+        return org.drools.base.util.Drools.getFullVersion();
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+    }
+}

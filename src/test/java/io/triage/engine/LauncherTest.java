@@ -1,0 +1,133 @@
+package io.triage.engine;
+
+import io.triage.TestHome;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The launcher the build puts beside the jar ({@code src/main/launcher/triage}), run on a small jar of its own:
+ * arguments, output and exit code pass through; the class-data archive is made once, privately, and used after;
+ * a cache others can write is not used.
+ */
+class LauncherTest {
+    @TempDir
+    Path tmp;
+
+    /** Prints its arguments, one a line, and exits with the code its last argument names, if a number. */
+    public static final class Probe {
+        public static void main(String[] args) {
+            for (String a : args) {
+                System.out.println(a);
+            }
+            String last = args.length == 0 ? "0" : args[args.length - 1];
+            System.exit(last.matches("[0-9]{1,2}") ? Integer.parseInt(last) : 0);
+        }
+    }
+
+    private Path install() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("inst"));
+        Files.copy(TestHome.HOME.resolve("src/main/launcher/triage"), dir.resolve("triage"));
+        Files.setPosixFilePermissions(dir.resolve("triage"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Manifest m = new Manifest();
+        m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        m.getMainAttributes().put(Attributes.Name.MAIN_CLASS, Probe.class.getName());
+        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(dir.resolve("triage.jar")), m)) {
+            String name = Probe.class.getName().replace('.', '/') + ".class";
+            jar.putNextEntry(new JarEntry(name));
+            try (var in = Probe.class.getClassLoader().getResourceAsStream(name)) {
+                in.transferTo(jar);
+            }
+            jar.closeEntry();
+        }
+        return dir;
+    }
+
+    private record Run(int code, String out, String err) { }
+
+    private Run run(Path inst, Path xdg, String... args) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of(inst.resolve("triage").toString()),
+                Stream.of(args)).toList());
+        pb.environment().put("XDG_CACHE_HOME", xdg.toString());
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().remove("TRIAGE_CDS");
+        Process p = pb.start();
+        try (OutputStream in = p.getOutputStream()) {
+            in.flush();
+        }
+        var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return e.toString();
+            }
+        });
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES));
+        return new Run(p.exitValue(), out, err.get());
+    }
+
+    private static List<Path> archives(Path cds) throws IOException {
+        try (Stream<Path> s = Files.list(cds)) {
+            return s.toList();
+        }
+    }
+
+    @Test
+    void argumentsOutputAndExitCodePassThroughAndTheArchiveIsMadeOncePrivately() throws Exception {
+        Path inst = install();
+        Path xdg = tmp.resolve("xdg");
+        Run first = run(inst, xdg, "replay", "a dir with spaces", "--format", "json", "4");
+        assertEquals(4, first.code(), first.err());
+        assertEquals("replay\na dir with spaces\n--format\njson\n4\n", first.out(), "nothing but the command's output: " + first.err());
+        Path cds = xdg.resolve("triage/cds");
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cds)));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cds.getParent())));
+        assertEquals(List.of(), archives(cds), "a run that failed keeps no archive");
+        Run help = run(inst, xdg, "--help");
+        assertEquals(0, help.code(), help.err());
+        assertEquals(List.of(), archives(cds), "a command that does not load the engine records no archive");
+
+        Run ok = run(inst, xdg, "replay", "dir");
+        assertEquals(0, ok.code(), ok.err());
+        assertEquals("replay\ndir\n", ok.out());
+        List<Path> made = archives(cds);
+        assertEquals(1, made.size(), made.toString());
+        assertTrue(made.get(0).getFileName().toString().matches("triage-[0-9]+\\.jsa"), made.toString());
+
+        Run again = run(inst, xdg, "replay", "x", "1");
+        assertEquals(1, again.code(), again.err());
+        assertEquals("replay\nx\n1\n", again.out());
+        assertEquals("", again.err());
+        assertEquals(made, archives(cds), "the archive is used, not made again");
+    }
+
+    @Test
+    void aCacheOthersCanWriteIsNotUsedAndTheCommandStillRuns() throws Exception {
+        Path inst = install();
+        Path xdg = tmp.resolve("xdg");
+        Path cds = Files.createDirectories(xdg.resolve("triage/cds"));
+        Files.setPosixFilePermissions(cds, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Run r = run(inst, xdg, "replay", "3");
+        assertEquals(3, r.code(), r.err());
+        assertEquals("replay\n3\n", r.out());
+        assertTrue(r.err().contains("is not private to this user; starting without it"), r.err());
+        assertEquals(List.of(), archives(cds));
+    }
+}
