@@ -93,31 +93,15 @@ class HomeTest {
     void theCommandLineInAnotherWorkingDirectoryUsesTheInstallationAndSaysWhichHomeInJson() throws Exception {
         Path cwd = planted();
         Path scenario = TestHome.fixture("h200/02-external-kill");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-Xmx512m", "-cp", absoluteClassPath(), "io.triage.cli.Main",
-                "replay", scenario.toString(), "--format", "json")
-                .directory(cwd.toFile()).redirectErrorStream(false).start();
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(5, TimeUnit.MINUTES));
-        String json = new String(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), err + json);
+        ChildProcess.Result r = ChildProcess.run(new ProcessBuilder(ChildProcess.java("-Xmx512m", "io.triage.cli.Main",
+                "replay", scenario.toString(), "--format", "json")).directory(cwd.toFile()), java.time.Duration.ofMinutes(5));
+        String err = r.err();
+        String json = r.out();
+        assertEquals(0, r.code(), err + json);
         assertFalse(Files.exists(cwd.resolve("PWNED")), "the planted rule never ran");
         assertTrue(err.contains("are not used (the installation's own are)"), err);
         assertTrue(json.contains("\"home\" : " + new com.fasterxml.jackson.databind.ObjectMapper()
                 .writeValueAsString(TestHome.HOME.toString())), json);
-    }
-
-    /** The test's class path with every entry absolute, so that a child in another directory finds it. */
-    static String absoluteClassPath() {
-        StringBuilder b = new StringBuilder();
-        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (!e.isEmpty()) {
-                b.append(b.length() == 0 ? "" : File.pathSeparator).append(Path.of(e).toAbsolutePath());
-            }
-        }
-        return b.toString();
     }
 
     @Test

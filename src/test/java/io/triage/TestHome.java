@@ -10,10 +10,15 @@ public final class TestHome {
     /** Every capture the tests need lives in the repository: the knowledge base's scenarios. */
     public static final Path SCENARIOS = HOME.resolve("knowledge-base/scenarios");
     /**
-     * A team's own fixture set beside the checkout, when there is one: an opt-in extra source of captures
-     * (see {@code ScenarioTest}); no test needs it.
+     * Opt-in: a directory of further captures (with {@code expected.txt}) named by {@code TRIAGE_EXTRA_SCENARIOS},
+     * e.g. a team's own fixture set; {@code null} when unset. No test needs it (see {@code ScenarioTest}).
      */
-    public static final Path EXTERNAL_FIXTURES = HOME.resolve("../shared/fixtures").normalize();
+    public static final Path EXTRA_SCENARIOS = extraScenarios();
+
+    private static Path extraScenarios() {
+        String dir = System.getenv("TRIAGE_EXTRA_SCENARIOS");
+        return dir == null || dir.isBlank() ? null : HOME.resolve(dir).normalize();
+    }
 
     private static final class Holder {
         static final Triage TRIAGE = Triage.load(HOME);

@@ -1,5 +1,7 @@
 package io.triage.engine;
 
+import io.triage.ChildProcess;
+
 import io.triage.TestHome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,28 +61,13 @@ class LauncherTest {
         return dir;
     }
 
-    private record Run(int code, String out, String err) { }
-
-    private Run run(Path inst, Path xdg, String... args) throws Exception {
+    private ChildProcess.Result run(Path inst, Path xdg, String... args) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of(inst.resolve("triage").toString()),
                 Stream.of(args)).toList());
         pb.environment().put("XDG_CACHE_HOME", xdg.toString());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().remove("TRIAGE_CDS");
-        Process p = pb.start();
-        try (OutputStream in = p.getOutputStream()) {
-            in.flush();
-        }
-        var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return e.toString();
-            }
-        });
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES));
-        return new Run(p.exitValue(), out, err.get());
+        return ChildProcess.run(pb, java.time.Duration.ofMinutes(2));
     }
 
     private static List<Path> archives(Path cds) throws IOException {
@@ -93,25 +80,25 @@ class LauncherTest {
     void argumentsOutputAndExitCodePassThroughAndTheArchiveIsMadeOncePrivately() throws Exception {
         Path inst = install();
         Path xdg = tmp.resolve("xdg");
-        Run first = run(inst, xdg, "replay", "a dir with spaces", "--format", "json", "4");
+        ChildProcess.Result first = run(inst, xdg, "replay", "a dir with spaces", "--format", "json", "4");
         assertEquals(4, first.code(), first.err());
         assertEquals("replay\na dir with spaces\n--format\njson\n4\n", first.out(), "nothing but the command's output: " + first.err());
         Path cds = xdg.resolve("triage/cds");
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cds)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cds.getParent())));
         assertEquals(List.of(), archives(cds), "a run that failed keeps no archive");
-        Run help = run(inst, xdg, "--help");
+        ChildProcess.Result help = run(inst, xdg, "--help");
         assertEquals(0, help.code(), help.err());
         assertEquals(List.of(), archives(cds), "a command that does not load the engine records no archive");
 
-        Run ok = run(inst, xdg, "replay", "dir");
+        ChildProcess.Result ok = run(inst, xdg, "replay", "dir");
         assertEquals(0, ok.code(), ok.err());
         assertEquals("replay\ndir\n", ok.out());
         List<Path> made = archives(cds);
         assertEquals(1, made.size(), made.toString());
         assertTrue(made.get(0).getFileName().toString().matches("triage-[0-9]+\\.jsa"), made.toString());
 
-        Run again = run(inst, xdg, "replay", "x", "1");
+        ChildProcess.Result again = run(inst, xdg, "replay", "x", "1");
         assertEquals(1, again.code(), again.err());
         assertEquals("replay\nx\n1\n", again.out());
         assertEquals("", again.err());
@@ -124,7 +111,7 @@ class LauncherTest {
         Path xdg = tmp.resolve("xdg");
         Path cds = Files.createDirectories(xdg.resolve("triage/cds"));
         Files.setPosixFilePermissions(cds, PosixFilePermissions.fromString("rwxrwxrwx"));
-        Run r = run(inst, xdg, "replay", "3");
+        ChildProcess.Result r = run(inst, xdg, "replay", "3");
         assertEquals(3, r.code(), r.err());
         assertEquals("replay\n3\n", r.out());
         assertTrue(r.err().contains("is not private to this user; starting without it"), r.err());

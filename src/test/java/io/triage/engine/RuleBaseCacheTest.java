@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.triage.ChildProcess;
 import io.triage.TestHome;
 import io.triage.Triage;
 import io.triage.explain.JsonRenderer;
@@ -276,10 +277,9 @@ class RuleBaseCacheTest {
     }
 
     private Process child(Path xdg) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m", "-cp", absoluteClassPath(), "io.triage.cli.Main",
+        ProcessBuilder pb = new ProcessBuilder(ChildProcess.java("-Xmx512m", "io.triage.cli.Main",
                 "--home", home.toString(), "--verbose", "replay", TestHome.fixture(SCENARIO).toString(),
-                "--format", "json", "--no-redact");
+                "--format", "json", "--no-redact"));
         pb.environment().put("XDG_CACHE_HOME", xdg.toString());
         Process p = pb.start();
         p.getOutputStream().close();
@@ -288,28 +288,10 @@ class RuleBaseCacheTest {
 
     /** The child's stdout, a separator line, its stderr; asserts it exited 0. */
     private static String finish(Process p) throws Exception {
-        var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return e.toString();
-            }
-        });
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(5, TimeUnit.MINUTES));
-        String all = out + "\n--stderr--\n" + err.get();
-        assertEquals(0, p.exitValue(), all);
+        ChildProcess.Result r = ChildProcess.finish(p, java.time.Duration.ofMinutes(5));
+        String all = r.out() + "\n--stderr--\n" + r.err();
+        assertEquals(0, r.code(), all);
         return all;
-    }
-
-    private static String absoluteClassPath() {
-        StringBuilder b = new StringBuilder();
-        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (!e.isEmpty()) {
-                b.append(b.length() == 0 ? "" : File.pathSeparator).append(Path.of(e).toAbsolutePath());
-            }
-        }
-        return b.toString();
     }
 
     @Test

@@ -27,20 +27,20 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class ScenarioTest {
 
     /**
-     * Opt-in: a fixture set kept beside the checkout may hold captures the repository does not carry yet.
-     * Those run too when the directory is there; without it this is skipped, never failed.
+     * Opt-in: {@code TRIAGE_EXTRA_SCENARIOS} may name a fixture set holding captures the repository does not
+     * carry yet. Those run too; unset or absent, this is skipped, never failed.
      */
     @TestFactory
-    Stream<DynamicTest> externalFixturesNotYetInTheRepositoryGetTheExpectedVerdict() throws IOException {
-        Path ext = TestHome.EXTERNAL_FIXTURES;
-        assumeTrue(Files.isDirectory(ext), "no fixture set beside the checkout");
+    Stream<DynamicTest> extraScenariosNotYetInTheRepositoryGetTheExpectedVerdict() throws IOException {
+        Path ext = TestHome.EXTRA_SCENARIOS;
+        assumeTrue(ext != null && Files.isDirectory(ext), "TRIAGE_EXTRA_SCENARIOS names no directory");
         List<Path> extra = new ArrayList<>();
         for (Path dir : scenarioDirs(ext)) {
             if (!Files.isDirectory(TestHome.SCENARIOS.resolve(ext.relativize(dir).toString()))) {
                 extra.add(dir);
             }
         }
-        assumeFalse(extra.isEmpty(), "every capture beside the checkout is already a scenario of the repository");
+        assumeFalse(extra.isEmpty(), "every extra capture is already a scenario of the repository");
         return extra.stream().map(dir -> DynamicTest.dynamicTest(ext.relativize(dir).toString(), () -> check(dir)));
     }
 
