@@ -18,7 +18,10 @@ final class CappedOutput {
     private long received;
     private volatile boolean overflowed;
 
-    private final OutputStream stdout = new OutputStream() {
+    /** One of the two streams: what fits the shared budget is kept ({@link #keep}), the rest is dropped. */
+    private abstract class Capped extends OutputStream {
+        abstract void keep(byte[] b, int off, int n);
+
         @Override
         public void write(int b) {
             write(new byte[] {(byte) b}, 0, 1);
@@ -28,27 +31,27 @@ final class CappedOutput {
         public void write(byte[] b, int off, int len) {
             int n = take(len);
             if (n > 0) {
-                try {
-                    stdoutSink.write(b, off, n);
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
+                keep(b, off, n);
+            }
+        }
+    }
+
+    private final OutputStream stdout = new Capped() {
+        @Override
+        void keep(byte[] b, int off, int n) {
+            try {
+                stdoutSink.write(b, off, n);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
         }
     };
 
-    private final OutputStream stderr = new OutputStream() {
+    private final OutputStream stderr = new Capped() {
         @Override
-        public void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            int n = take(len);
+        void keep(byte[] b, int off, int n) {
             synchronized (errKept) {
-                int room = errKeep - errKept.size();
-                errKept.write(b, off, Math.max(0, Math.min(n, room)));
+                errKept.write(b, off, Math.max(0, Math.min(n, errKeep - errKept.size())));
             }
         }
     };

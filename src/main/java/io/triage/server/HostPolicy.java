@@ -38,26 +38,21 @@ public final class HostPolicy {
      */
     public static Map<String, Known> readInventory(Path file) throws IOException {
         Map<String, Known> out = new LinkedHashMap<>();
-        int n = 0;
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            n++;
-            String s = line.strip();
-            if (s.isEmpty() || s.startsWith("#")) {
-                continue;
-            }
-            String[] parts = s.split("\\s+");
+        ConfigLines cfg = ConfigLines.read(file);
+        for (ConfigLines.Line l : cfg.lines()) {
+            String[] parts = l.text().split("\\s+");
             if (parts.length > 2) {
-                throw new IllegalArgumentException(file.getFileName() + " line " + n + ": expected NAME [user@]host[:port]");
+                throw cfg.error(l, "expected NAME [user@]host[:port]");
             }
             String name = parts[0];
             SshTarget t;
             try {
                 t = SshTarget.parse(parts.length == 2 ? parts[1] : parts[0]);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(file.getFileName() + " line " + n + ": " + e.getMessage());
+                throw cfg.error(l, e.getMessage());
             }
             if (!name.matches("[A-Za-z0-9@\\[][A-Za-z0-9._:@\\[\\]-]{0,127}")) {
-                throw new IllegalArgumentException(file.getFileName() + " line " + n + ": not a usable host name");
+                throw cfg.error(l, "not a usable host name");
             }
             out.put(name, new Known(name, t, Map.of(), "inventory"));
         }

@@ -38,23 +38,16 @@ public final class Tokens {
      */
     public static Tokens read(Path file) throws IOException {
         List<Named> out = new ArrayList<>();
-        int n = 0;
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            n++;
-            String s = line.strip();
-            if (s.isEmpty() || s.startsWith("#")) {
-                continue;
-            }
-            String[] parts = s.split("\\s+", 2);
+        ConfigLines cfg = ConfigLines.read(file);
+        for (ConfigLines.Line l : cfg.lines()) {
+            String[] parts = l.text().split("\\s+", 2);
             String token = parts[0];
             String name = parts.length > 1 ? parts[1].strip() : "token-" + (out.size() + 1);
             if (token.length() < MIN_LENGTH) {
-                throw new IllegalArgumentException(file.getFileName() + " line " + n + ": a token must have at least "
-                        + MIN_LENGTH + " characters");
+                throw cfg.error(l, "a token must have at least " + MIN_LENGTH + " characters");
             }
             if (!name.matches("[A-Za-z0-9._@-]{1,64}")) {
-                throw new IllegalArgumentException(file.getFileName() + " line " + n
-                        + ": a token's name is letters, digits, '.', '_', '@' or '-' (at most 64)");
+                throw cfg.error(l, "a token's name is letters, digits, '.', '_', '@' or '-' (at most 64)");
             }
             out.add(new Named(name, hash(token)));
         }
