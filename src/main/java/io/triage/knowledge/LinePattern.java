@@ -124,25 +124,20 @@ public final class LinePattern {
             Leash leashed = new Leash(line, (long) FAST_READS_PER_CHAR * (line.length() + 1));
             try {
                 java.util.regex.Matcher m = fast.matcher(leashed);
-                if (!m.find()) {
-                    return null;
-                }
-                String[] values = new String[groups.size()];
-                for (int i = 0; i < values.length; i++) {
-                    values[i] = m.group(groups.get(i));
-                }
-                return new Match(groups, values);
+                return m.find() ? match(m::group) : null;
             } catch (Leash.Exceeded | StackOverflowError e) {
                 // the JDK would backtrack (or recurse) too much on this line: the linear engine decides
             }
         }
         com.google.re2j.Matcher m = linear.matcher(line);
-        if (!m.find()) {
-            return null;
-        }
+        return m.find() ? match(m::group) : null;
+    }
+
+    /** The named groups' values, read from whichever engine matched. */
+    private Match match(java.util.function.UnaryOperator<String> group) {
         String[] values = new String[groups.size()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = m.group(groups.get(i));
+            values[i] = group.apply(groups.get(i));
         }
         return new Match(groups, values);
     }
