@@ -184,6 +184,8 @@ public final class BundleOutput {
                 discovery(body, target, notes);
             } else if (body.equals("end")) {
                 ended = true;
+            } else if (body.startsWith("skipped second_look")) {
+                notes.add("second look skipped: health answered in time, or no server process was found");
             }
         }
 

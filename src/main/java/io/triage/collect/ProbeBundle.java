@@ -59,20 +59,128 @@ public final class ProbeBundle {
             new Probe("log_markers", "grep -n -E '" + LOG_GREP + "' -- \"$T_LOG\" | tail -30", 10),
             new Probe("listen", "ss -ltnp 2>/dev/null || netstat -ltnp", 5),
             new Probe("dmesg", "dmesg -T 2>&1 | tail -200", 5),
-            new Probe("nvidia_smi_full", "nvidia-smi", 10));
+            new Probe("nvidia_smi_full", "nvidia-smi", 10),
+            // busy-hung: the server's own request counters; histogram buckets dropped, size capped
+            new Probe("metrics", "curl -sS --max-time 3 \"http://127.0.0.1:$T_PORT/metrics\" | grep -v -E '_bucket[{ ]' "
+                    + "| head -c " + (128 << 10), 6));
+
+    // ------------------------------------------------------------------ busy-hung: the second look
+    /**
+     * Default time between the two samples of the moving signals, milliseconds. The probes between them
+     * (GPUs, processes, log, kernel log) run inside this interval, so a look waits only what they leave.
+     */
+    public static final int SECOND_LOOK_MS = 5000;
+    /** A 2xx health answer slower than this (seconds) also triggers the second look (the rules' "slow" is 2.0 s). */
+    static final String SECOND_LOOK_SLOW = "1.0";
+
+    /**
+     * One sample of what moves while a server works: its processes' states and CPU ticks
+     * ({@code /proc/PID/stat} of the server and two generations of children), the log's size and last
+     * line, GPU utilisation, the server's request gauges and token counters from {@code /metrics}, and the
+     * bytes of unfinished weight downloads in the server's Hugging Face cache. Prints {@code key value}
+     * lines; reads nothing but {@code /proc}, the log, nvidia-smi, the local {@code /metrics} and file sizes.
+     */
+    static final String SAMPLE = String.join("\n",
+            "echo \"t_ms $(( $(date +%s%N) / 1000000 ))\"",
+            "echo \"interval_target_ms ${T_LOOK_MS:-0}\"",
+            "echo \"pid $T_PID\"",
+            "echo \"clk_tck $(getconf CLK_TCK 2>/dev/null)\"",
+            "k=$(pgrep -P \"$T_PID\" 2>/dev/null | head -16)",
+            "g=$(for c in $k; do pgrep -P \"$c\" 2>/dev/null; done | head -16)",
+            "for q in $T_PID $k $g; do",
+            "  s=$(cat \"/proc/$q/stat\" 2>/dev/null) || continue",
+            "  s=${s##*) }; set -- $s",
+            "  echo \"proc $q $1 $(( ${12:-0} + ${13:-0} ))\"",
+            "done",
+            "if [ -n \"$T_LOG\" ] && [ -f \"$T_LOG\" ]; then",
+            "  echo \"log_size $(stat -c %s -- \"$T_LOG\" 2>/dev/null)\"",
+            "  echo \"log_last $(tail -n 1 -- \"$T_LOG\" 2>/dev/null | head -c 512 | tr -d '\\000-\\010\\013-\\037')\"",
+            "fi",
+            "timeout 4 nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader,nounits 2>/dev/null"
+                    + " | head -16 | sed 's/^/gpu /'",
+            "curl -sS --max-time 1 \"http://127.0.0.1:$T_PORT/metrics\" 2>/dev/null | head -c 1048576"
+                    + " | grep -E '^(vllm:|sglang:|tgi_)' | grep -v -E '_(bucket|created)[{ ]' | head -64"
+                    + " | sed 's/^/metric /'",
+            "env=$(tr '\\0' '\\n' < \"/proc/$T_PID/environ\" 2>/dev/null"
+                    + " | grep -E '^(HF_HUB_CACHE|HUGGINGFACE_HUB_CACHE|HF_HOME)=/' | head -3)",
+            "hub=$(printf '%s\\n' \"$env\" | sed -n 's/^HF_HUB_CACHE=//p; s/^HUGGINGFACE_HUB_CACHE=//p' | head -1)",
+            "[ -z \"$hub\" ] && h=$(printf '%s\\n' \"$env\" | sed -n 's/^HF_HOME=//p' | head -1) && [ -n \"$h\" ] && hub=\"$h/hub\"",
+            "[ -z \"$hub\" ] && h=$(getent passwd \"$(stat -c %u \"/proc/$T_PID\" 2>/dev/null)\" 2>/dev/null | cut -d: -f6)"
+                    + " && [ -n \"$h\" ] && hub=\"$h/.cache/huggingface/hub\"",
+            "if [ -n \"$hub\" ] && [ -d \"$hub\" ]; then",
+            "  find \"$hub\" -maxdepth 4 -name '*.incomplete' -printf '%s\\n' 2>/dev/null | head -4096"
+                    + " | awk '{ s += $1; n++ } END { print \"hf_incomplete \" s + 0 \" \" n + 0 }'",
+            "fi");
+
+    /** The first sample, taken right after the health probe when the second look is on. */
+    public static final Probe FIRST_LOOK = new Probe("first_look", SAMPLE, 10);
+    /** The second sample: waits until the interval since the first has passed, then samples again. */
+    public static final Probe SECOND_LOOK = new Probe("second_look", String.join("\n",
+            "w=$(( ${T_LOOK_MS:-0} - ( $(date +%s%N) / 1000000 - ${T_LOOK_T0:-0} ) ))",
+            "[ \"$w\" -gt 0 ] && [ \"$w\" -le 30000 ] && sleep \"$(( w / 1000 )).$(printf '%03d' $(( w % 1000 )))\"",
+            SAMPLE), 45);
+    /** The probes that run only when the first health answer and the discovered server process call for them. */
+    public static final List<Probe> SECOND_LOOK_PROBES = List.of(FIRST_LOOK, SECOND_LOOK);
 
     private final String server;
     private final int port;
     private final String log;
     private final List<Probe> probes;
     private final String nonce;
+    private final int secondLookMs;
 
-    private ProbeBundle(String server, int port, String log, List<Probe> probes, String nonce) {
+    private ProbeBundle(String server, int port, String log, List<Probe> probes, String nonce, int secondLookMs) {
         this.server = server;
         this.port = port;
         this.log = log;
         this.probes = probes;
         this.nonce = nonce;
+        this.secondLookMs = secondLookMs;
+    }
+
+    /**
+     * The same bundle with the second look at another interval, or off ({@code 0}): when health fails or
+     * is slow while a server process lives, the moving signals are sampled twice, {@code ms} apart.
+     *
+     * @throws IllegalArgumentException when {@code ms} is negative or longer than 30 s
+     */
+    public ProbeBundle withSecondLook(int ms) {
+        if (ms < 0 || ms > 30_000) {
+            throw new IllegalArgumentException("second-look interval must be 0 (off) to 30000 ms, not " + ms);
+        }
+        return new ProbeBundle(server, port, log, ordered(ms > 0), nonce, ms);
+    }
+
+    /** The same settings with a new nonce: one bundle per look. */
+    public ProbeBundle renewed() {
+        return new ProbeBundle(server, port, log, probes, newNonce(), secondLookMs);
+    }
+
+    /** The second look's interval, milliseconds; 0 when it is off. */
+    public int secondLookMs() {
+        return secondLookMs;
+    }
+
+    /** The standard probes, with the second look's two samples around them when it is on. */
+    static List<Probe> ordered(boolean secondLook) {
+        if (!secondLook) {
+            return STANDARD;
+        }
+        List<Probe> out = new ArrayList<>();
+        for (Probe p : STANDARD) {
+            out.add(p);
+            if (p.name().equals("health")) {
+                out.add(FIRST_LOOK);
+            }
+        }
+        out.add(SECOND_LOOK);
+        return List.copyOf(out);
+    }
+
+    private static String newNonce() {
+        byte[] r = new byte[8];
+        new SecureRandom().nextBytes(r);
+        return HexFormat.of().formatHex(r);
     }
 
     /**
@@ -95,9 +203,7 @@ public final class ProbeBundle {
             throw new IllegalArgumentException("log path must be absolute and made of ordinary path characters: '"
                     + printable(l) + "'");
         }
-        byte[] r = new byte[8];
-        new SecureRandom().nextBytes(r);
-        return new ProbeBundle(s, p, l, STANDARD, HexFormat.of().formatHex(r));
+        return new ProbeBundle(s, p, l, ordered(true), newNonce(), SECOND_LOOK_MS);
     }
 
     /** Parses a port typed by a user: digits only, 1-65535. */
@@ -152,17 +258,35 @@ public final class ProbeBundle {
                   rc=$?
                   e=$(date +%s%N)
                   echo "@@$N probe $1 rc=$rc ms=$(( (e - s) / 1000000 ))"
+                  [ "$1" = health ] && T_HEALTH=$(head -c 64 "$d/o")
                 """);
         b.append("  head -c ").append(MAX_OUT).append(" \"$d/o\" | base64 -w0; echo\n");
         b.append("  head -c ").append(MAX_ERR).append(" \"$d/e\" | base64 -w0; echo\n");
         b.append("}\n");
+        b.append("T_LOOK_MS=").append(secondLookMs).append('\n');
         for (Probe p : probes) {
-            if (p.name().startsWith("log_")) {
+            if (p == FIRST_LOOK) {
+                // the second look: only when a server process lives and health failed or was slow
+                b.append("T_SECOND=\n");
+                b.append("if [ \"$T_LOOK_MS\" -gt 0 ] && [ -n \"$T_PID\" ] && [ -d \"/proc/$T_PID\" ]; then\n");
+                b.append("  case \"$T_HEALTH\" in\n");
+                b.append("    2[0-9][0-9]\\ *) awk -v t=\"${T_HEALTH#* }\" 'BEGIN { exit !(t + 0 > ")
+                        .append(SECOND_LOOK_SLOW).append(") }' && T_SECOND=1 ;;\n");
+                b.append("    *) T_SECOND=1 ;;\n");
+                b.append("  esac\n");
+                b.append("fi\n");
+                b.append("T_LOOK_T0=$(( $(date +%s%N) / 1000000 ))\n");
+                b.append("export T_PID T_LOOK_MS T_LOOK_T0\n");
+                b.append("[ -n \"$T_SECOND\" ] || echo \"@@$N skipped second_look (health answered in time, or no server process)\"\n");
+            }
+            if (p == FIRST_LOOK || p == SECOND_LOOK) {
+                b.append("if [ -n \"$T_SECOND\" ]; then ");
+            } else if (p.name().startsWith("log_")) {
                 // a regular file, or one that does not exist (its absence is evidence); never a device or a pipe
                 b.append("if [ -n \"$T_LOG\" ] && { [ -f \"$T_LOG\" ] || [ ! -e \"$T_LOG\" ]; }; then ");
             }
             b.append("p ").append(p.name()).append(' ').append(p.timeoutSeconds()).append(' ').append(quote(p.command()));
-            b.append(p.name().startsWith("log_") ? "; fi\n" : "\n");
+            b.append(p.name().startsWith("log_") || p == FIRST_LOOK || p == SECOND_LOOK ? "; fi\n" : "\n");
         }
         b.append("echo \"@@$N end\"\n");
         return b.toString();

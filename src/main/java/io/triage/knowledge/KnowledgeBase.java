@@ -43,6 +43,7 @@ public final class KnowledgeBase {
     private final Map<String, QuestionSpec> questions;
     private final Map<String, StepSpec> steps;
     private final List<io.triage.facts.AdviceOption> adviceOptions = new ArrayList<>();
+    private final Cadence cadence;
 
     // ---- file schemas (unknown keys are errors) ----
     public record MarkerFile(String server, List<MarkerSpec> markers) { }
@@ -89,8 +90,9 @@ public final class KnowledgeBase {
     private KnowledgeBase(List<Marker> markers, ProcessPatterns processes, List<GpuProfileSpec> gpuProfiles,
                           GpuProfileSpec defaultGpuProfile, Thresholds thresholds, Map<Integer, XidInfo> xids,
                           Map<String, CauseSpec> causes, Map<String, String> symptomTexts,
-                          Map<String, QuestionSpec> questions, Map<String, StepSpec> steps) {
+                          Map<String, QuestionSpec> questions, Map<String, StepSpec> steps, Cadence cadence) {
         this.markers = markers;
+        this.cadence = cadence;
         this.processes = processes;
         this.gpuProfiles = gpuProfiles;
         for (GpuProfileSpec p : gpuProfiles) {
@@ -156,9 +158,12 @@ public final class KnowledgeBase {
                         "step " + e.getKey() + " names unknown cause '" + cause + "'");
             }
         }
+        Set<String> markerIds = new HashSet<>();
+        markers.forEach(m -> markerIds.add(m.id()));
+        Cadence cadence = Cadence.load(yaml, dir.resolve("cadence.yaml"), markerIds);
         return new KnowledgeBase(markers, processes, profiles, gf.defaults(), thresholds, xids,
                 new LinkedHashMap<>(cf.causes()), txt.symptoms() == null ? Map.of() : txt.symptoms(),
-                txt.questions() == null ? Map.of() : txt.questions(), sf.steps());
+                txt.questions() == null ? Map.of() : txt.questions(), sf.steps(), cadence);
     }
 
     private static List<Marker> loadMarkers(ObjectMapper yaml, Path dir) {
@@ -270,6 +275,11 @@ public final class KnowledgeBase {
 
     public Thresholds thresholds() {
         return thresholds;
+    }
+
+    /** How often each server logs its work ({@code cadence.yaml}). */
+    public Cadence cadence() {
+        return cadence;
     }
 
     /** The profile whose {@code match} regex finds the GPU's name, or the defaults. */

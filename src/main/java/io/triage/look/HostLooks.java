@@ -103,8 +103,7 @@ public final class HostLooks {
                 return saveFailed(target, saveDir, e, 0);
             }
         }
-        ProbeBundle bundle = ProbeBundle.forTarget(template.server(), template.port() > 0 ? template.port() : null,
-                template.log().isEmpty() ? null : template.log());
+        ProbeBundle bundle = template.renewed();
         SshCollector.Look look = collector.look(target, bundle, intent, progress);
         if (look instanceof SshCollector.Failed f) {
             return new Outcome(target.toString(), null, f.failure(), f.elapsed().toMillis() / 1000.0);

@@ -173,13 +173,26 @@ public final class FactBuilder {
         int before = sink.facts().size();
         try {
             LogParser.parse(capture.probes().get("log_tail"), capture.probes().get("log_markers"), otherLogs,
-                    markersByServer.get(serverForMarkers), indexByServer.get(serverForMarkers), z, y, c, sink);
+                    markersByServer.get(serverForMarkers), indexByServer.get(serverForMarkers), z, y, c, sink,
+                    new WorkLog(kb.cadence(), server));
         } catch (RuntimeException | StackOverflowError e) {
             sink.unparseable("log_tail", "log could not be read: " + e, 0, "");
         }
         if (server.isEmpty()) {
             server = inferServerFromLog(sink.facts().subList(before, sink.facts().size()), notes);
         }
+
+        // busy-hung: the server's own load, and what moved between the second look's two samples
+        LoadParser load = new LoadParser(kb.cadence());
+        guarded(capture.probes().get("metrics"), sink, p -> load.metrics(p, sink));
+        ProbeOutput firstLook = capture.probes().get("first_look");
+        guarded(capture.probes().get("second_look"), sink, p -> {
+            if (firstLook != null) {
+                load.secondLook(firstLook, p, sink);
+            } else {
+                sink.unparseable(p.name(), "a second sample without the first (first_look): nothing compared", 0, "");
+            }
+        });
 
         for (String dmesgName : List.of("dmesg", "journal_kernel", "kern_log")) {
             guarded(capture.probes().get(dmesgName), sink, p -> KernelLogParser.parse(p, sink, y));
@@ -199,12 +212,20 @@ public final class FactBuilder {
         Set<Integer> profiled = new HashSet<>();
         Set<Integer> xids = new HashSet<>();
         List<Object> extra = new ArrayList<>();
+        List<Gpu> gpusSeen = new ArrayList<>();
+        Map<Integer, io.triage.facts.GpuProfile> profiles = new HashMap<>();
         for (Object f : sink.facts()) {
             if (f instanceof Gpu g && profiled.add(g.index())) {
-                extra.add(kb.gpuProfile(g.index(), g.name()));
+                io.triage.facts.GpuProfile gp = kb.gpuProfile(g.index(), g.name());
+                extra.add(gp);
+                gpusSeen.add(g);
+                profiles.put(g.index(), gp);
             } else if (f instanceof KernelEvent k && k.kind().equals("xid") && xids.add(k.code())) {
                 kb.xid(k.code()).ifPresent(extra::add);
             }
+        }
+        if (!gpusSeen.isEmpty()) {
+            extra.add(LoadParser.gpuActivity(gpusSeen, profiles));
         }
         extra.add(kb.thresholds());
         extra.addAll(kb.adviceOptions());

@@ -70,6 +70,13 @@ final class LogParser {
 
     static void parse(ProbeOutput tail, ProbeOutput grep, List<ProbeOutput> others, List<Marker> markers,
                       io.triage.knowledge.LiteralIndex index, ZoneOffset zone, int year, long clock, Sink sink) {
+        parse(tail, grep, others, markers, index, zone, year, clock, sink, null);
+    }
+
+    /** As above; {@code work}, when given, measures the newest run's lines of work against the server's cadence. */
+    static void parse(ProbeOutput tail, ProbeOutput grep, List<ProbeOutput> others, List<Marker> markers,
+                      io.triage.knowledge.LiteralIndex index, ZoneOffset zone, int year, long clock, Sink sink,
+                      WorkLog work) {
         ReadBudget budget = sink.budget();
         List<Entry> entries = merge(tail, grep, sink);
         for (ProbeOutput o : others) {
@@ -137,6 +144,8 @@ final class LogParser {
         int run = cutRuns(matched, runOf);
         int current = run;
         boolean[] keep = routineKept(matched, matchers, runOf, epochs);
+        List<WorkLog.Line> workLines = new ArrayList<>();
+        int lastWork = -1;
         String lastKind = "";
         long lastEpoch = -1;
         int newestArgs = -1;
@@ -156,6 +165,11 @@ final class LogParser {
                 Marker m = ms.get(k);
                 LinePattern.Match mt = matchers.get(i).get(k);
                 String kind = m.kind().equals("access") && !servedWork(m, mt) ? Marker.ACCESS_NOISE : m.kind();
+                if (cur && work != null && lastWork != i && (kind.equals("progress") || kind.equals("access")
+                        || kind.equals("health-check-failed"))) {
+                    workLines.add(new WorkLog.Line(kind, m.id(), epochs[i], e.text(), e.probe(), line));
+                    lastWork = i;
+                }
                 if (ROUTINE.contains(m.kind()) && !keep[i]) {
                     continue;
                 }
@@ -176,6 +190,9 @@ final class LogParser {
                 sink.add(new ServerArg(a.getKey(), a.getValue(), "server-args", true, -1, epochs[newestArgs],
                         e.probe(), line, Text.excerpt(a.getKey() + "=" + a.getValue())));
             }
+        }
+        if (work != null) {
+            work.read(workLines, clock, probe, sink);
         }
         Entry last = entries.get(n - 1);
         long age = clock >= 0 && lastEpoch >= 0 ? clock - lastEpoch : -1;

@@ -1,0 +1,275 @@
+package io.triage.parse;
+
+import io.triage.capture.ProbeOutput;
+import io.triage.facts.Gpu;
+import io.triage.facts.GpuActivity;
+import io.triage.facts.GpuProfile;
+import io.triage.facts.SecondLook;
+import io.triage.facts.ServerLoad;
+import io.triage.knowledge.Cadence;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The signals that tell busy from hung: the server's Prometheus {@code /metrics}, the two samples of a
+ * second look, and what the GPUs do together. Total: bad input gives an {@code Unparseable}, never an
+ * exception.
+ */
+final class LoadParser {
+    /** A Prometheus sample line: name, optional labels, value (timestamps ignored). Labels may hold anything but a newline. */
+    /** RE2J: labels are host text with a lazy wildcard a backtracking matcher could try at every length. */
+    private static final com.google.re2j.Pattern SAMPLE = com.google.re2j.Pattern.compile(
+            "^([a-zA-Z_:][a-zA-Z0-9_:]{0,199})(?:\\{[^\\n]*\\})?[ \\t]+([-+]?(?:[0-9]{1,30}(?:\\.[0-9]{0,30})?(?:[eE][-+]?[0-9]{1,3})?|NaN|[-+]?Inf))(?:[ \\t]+-?[0-9]{1,20})?[ \\t]*$");
+    private static final Pattern KEY = Pattern.compile("^([a-z_]{1,32}) ?(.*)$");
+    private static final Pattern PROC = Pattern.compile("^([0-9]{1,9}) ([A-Za-z]) ([0-9]{1,18})$");
+    private static final Pattern GPU = Pattern.compile("^([0-9]{1,3}), *([0-9]{1,3}|\\[N/A\\]|\\[Not Supported\\]), *([0-9]{1,9}|\\[N/A\\])$");
+
+    private final Cadence cadence;
+
+    LoadParser(Cadence cadence) {
+        this.cadence = cadence;
+    }
+
+    /** What a scrape of {@code /metrics} says, summed per series; null when no known series was found. */
+    private Scrape scrape(List<String> lines, String probe, Sink sink, boolean prefixed) {
+        Scrape s = new Scrape();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (prefixed) {
+                if (!line.startsWith("metric ")) {
+                    continue;
+                }
+                line = line.substring(7);
+            }
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            com.google.re2j.Matcher m = SAMPLE.matcher(line);
+            if (!m.matches()) {
+                if (!prefixed && s.unreadable++ < 3) {
+                    sink.unparseable(probe, "not a Prometheus sample line", i + 1, Text.excerpt(line));
+                }
+                continue;
+            }
+            Optional<Map.Entry<String, String>> role = cadence.metricRole(m.group(1));
+            if (role.isEmpty()) {
+                continue;
+            }
+            double v;
+            try {
+                v = Double.parseDouble(m.group(2));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            if (!Double.isFinite(v) || v < 0) {
+                continue;
+            }
+            s.server = role.get().getKey();
+            s.sums.merge(role.get().getValue(), v, Double::sum);
+            if (s.line == 0) {
+                s.line = i + 1;
+                s.excerpt = Text.excerpt(line);
+            }
+        }
+        return s.sums.isEmpty() ? null : s;
+    }
+
+    private static final class Scrape {
+        String server = "";
+        final Map<String, Double> sums = new LinkedHashMap<>();
+        int line;
+        String excerpt = "";
+        int unreadable;
+
+        long count(String role) {
+            Double v = sums.get(role);
+            return v == null ? -1 : Math.round(Math.min(v, 1e15));
+        }
+
+        double value(String role) {
+            Double v = sums.get(role);
+            return v == null ? -1 : v;
+        }
+    }
+
+    /** The {@code metrics} probe: one {@link ServerLoad} when the scrape holds a known series. */
+    void metrics(ProbeOutput p, Sink sink) {
+        List<String> lines = sink.lines(p, 2);
+        Scrape s = scrape(lines, p.name(), sink, false);
+        if (s == null) {
+            return;
+        }
+        sink.add(new ServerLoad(s.server, p.name(), s.count("running"), s.count("waiting"), s.value("generated"),
+                p.name(), s.line, s.excerpt));
+    }
+
+    /** One sample of the second look, read into its fields. */
+    private static final class Sample {
+        long tMs = -1;
+        long clkTck = -1;
+        long logSize = -1;
+        String logLast;
+        final Map<Integer, long[]> procs = new LinkedHashMap<>(); // pid -> {state char, ticks}
+        final List<Integer> gpuUtil = new ArrayList<>();
+        long downloadBytes = -1;
+        Scrape scrape;
+    }
+
+    private Sample sample(ProbeOutput p, Sink sink) {
+        Sample s = new Sample();
+        List<String> lines = sink.lines(p, 2);
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher k = KEY.matcher(lines.get(i));
+            if (!k.matches()) {
+                continue;
+            }
+            String v = k.group(2).strip();
+            switch (k.group(1)) {
+                case "t_ms" -> s.tMs = Text.parseLong(v, -1);
+                case "clk_tck" -> s.clkTck = Text.parseLong(v, -1);
+                case "log_size" -> s.logSize = Text.parseLong(v, -1);
+                case "log_last" -> s.logLast = k.group(2);
+                case "proc" -> {
+                    Matcher m = PROC.matcher(v);
+                    if (m.matches() && s.procs.size() < 64) {
+                        s.procs.put(Text.parseInt(m.group(1), -1), new long[] {m.group(2).charAt(0), Text.parseLong(m.group(3), -1)});
+                    }
+                }
+                case "gpu" -> {
+                    Matcher m = GPU.matcher(v);
+                    if (m.matches() && s.gpuUtil.size() < 64) {
+                        s.gpuUtil.add(Text.parseInt(m.group(2), -1));
+                    }
+                }
+                case "hf_incomplete" -> s.downloadBytes = Text.parseLong(v.split(" ", 2)[0], -1);
+                default -> { }
+            }
+        }
+        s.scrape = scrape(lines, p.name(), sink, true);
+        return s;
+    }
+
+    /** Both samples of a second look: one {@link SecondLook} saying what moved; nothing when either is unusable. */
+    void secondLook(ProbeOutput first, ProbeOutput second, Sink sink) {
+        if (first.rc() != null && first.rc() != 0 || second.rc() != null && second.rc() != 0) {
+            sink.unparseable(second.name(), "a sample of the second look failed (rc " + first.rc() + ", " + second.rc()
+                    + "): nothing compared", 0, "");
+            return;
+        }
+        Sample a = sample(first, sink);
+        Sample b = sample(second, sink);
+        if (a.tMs < 0 || b.tMs < 0 || b.tMs < a.tMs) {
+            sink.unparseable(second.name(), "the second look's samples carry no usable time (t_ms)", 0, "");
+            return;
+        }
+        long interval = b.tMs - a.tMs;
+        List<String> moved = new ArrayList<>();
+        List<String> still = new ArrayList<>();
+        long growth = -1;
+        boolean lastChanged = false;
+        if (a.logSize >= 0 && b.logSize >= 0) {
+            // a rotated or truncated log shrank: something wrote it
+            growth = b.logSize >= a.logSize ? b.logSize - a.logSize : b.logSize;
+            lastChanged = a.logLast != null && b.logLast != null && !a.logLast.equals(b.logLast);
+            (growth > 0 || lastChanged ? moved : still).add("log");
+        }
+        double cpu = -1;
+        double cpuPct = -1;
+        long ticks = 0;
+        boolean anyCommon = false;
+        for (Map.Entry<Integer, long[]> e : b.procs.entrySet()) {
+            long[] before = a.procs.get(e.getKey());
+            if (before != null && before[1] >= 0 && e.getValue()[1] >= before[1]) {
+                ticks += e.getValue()[1] - before[1];
+                anyCommon = true;
+            }
+        }
+        long tck = b.clkTck > 0 ? b.clkTck : a.clkTck;
+        if (anyCommon && tck > 0) {
+            cpu = (double) ticks / tck;
+            cpuPct = interval > 0 ? Math.round(cpu * 100_000.0 / interval) / 1.0 : -1;
+            (cpuPct >= cadence.cpuMovedPercent() ? moved : still).add("cpu");
+        }
+        StringBuilder states = new StringBuilder();
+        for (long[] p : b.procs.values()) {
+            if (states.length() > 0) {
+                states.append(',');
+            }
+            states.append((char) p[0]);
+        }
+        double tokens = -1;
+        long running = -1;
+        long waiting = -1;
+        if (b.scrape != null) {
+            running = b.scrape.count("running");
+            waiting = b.scrape.count("waiting");
+        }
+        if (a.scrape != null && b.scrape != null && a.scrape.value("generated") >= 0 && b.scrape.value("generated") >= 0) {
+            tokens = Math.max(0, b.scrape.value("generated") - a.scrape.value("generated"));
+            (tokens > 0 ? moved : still).add("tokens");
+        }
+        long download = -1;
+        if (a.downloadBytes >= 0 && b.downloadBytes >= 0) {
+            download = b.downloadBytes - a.downloadBytes;
+            (download > 0 ? moved : still).add("download");
+        }
+        int utilA = a.gpuUtil.stream().mapToInt(Integer::intValue).max().orElse(-1);
+        int utilB = b.gpuUtil.stream().mapToInt(Integer::intValue).max().orElse(-1);
+        String excerpt = "after " + interval + " ms: moved [" + String.join(", ", moved) + "], still ["
+                + String.join(", ", still) + "]" + (cpuPct >= 0 ? ", CPU " + cpuPct + " % of a core" : "")
+                + (growth >= 0 ? ", log +" + growth + " bytes" : "") + (tokens >= 0 ? ", +" + (long) tokens + " tokens" : "")
+                + (utilB >= 0 ? ", GPU max " + utilA + " → " + utilB + " %" : "");
+        sink.add(new SecondLook(interval, growth, lastChanged, cpu, cpuPct, states.toString(), utilA, utilB, tokens,
+                download, running, waiting, String.join(",", moved), String.join(",", still), second.name(), 0, excerpt));
+        if (b.scrape != null) {
+            sink.add(new ServerLoad(b.scrape.server, second.name(), running, waiting, b.scrape.value("generated"),
+                    second.name(), 0, b.scrape.excerpt));
+        }
+    }
+
+    /** What the GPUs holding memory do together, by their profiles. */
+    static GpuActivity gpuActivity(List<Gpu> gpus, Map<Integer, GpuProfile> profiles) {
+        int held = 0;
+        int pinned = 0;
+        int idle = 0;
+        int read = 0;
+        Gpu first = null;
+        for (Gpu g : gpus) {
+            GpuProfile p = profiles.get(g.index());
+            if (p == null || g.memUsedMiB() <= p.memReleasedMiB()) {
+                continue;
+            }
+            held++;
+            if (g.utilPct() < 0) {
+                continue;
+            }
+            read++;
+            first = first == null ? g : first;
+            if (g.utilPct() >= p.utilPinnedPct()) {
+                pinned++;
+            } else if (g.utilPct() <= p.utilIdlePct()) {
+                idle++;
+            }
+        }
+        String pattern;
+        if (read == 0) {
+            pattern = "none";
+        } else if (pinned == read) {
+            pattern = "all-pinned";
+        } else if (idle == read) {
+            pattern = "all-idle";
+        } else if (pinned > 0 && idle > 0) {
+            pattern = "mixed";
+        } else {
+            pattern = "working";
+        }
+        return new GpuActivity(pattern, held, pinned, idle, first == null ? "gpus" : first.probe(),
+                first == null ? 0 : first.line(), held + " GPU(s) hold memory: " + pinned + " pinned, " + idle + " idle");
+    }
+}

@@ -1,0 +1,186 @@
+package io.triage.parse;
+
+import io.triage.facts.LogProgress;
+import io.triage.knowledge.Cadence;
+import io.triage.knowledge.LinePattern;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Measures the newest run's lines of work against the server's logging cadence: how long the log has
+ * been silent since the last one, whether work was pending then, whether the lines still report tokens
+ * produced. One line of work followed by a silence longer than the server's rhythm is not progress.
+ */
+final class WorkLog {
+    /** Gaps between lines of work used to learn the log's own rhythm (the newest ones). */
+    private static final int RHYTHM_SAMPLE = 24;
+    /** Newest lines of work read for counts and throughput. */
+    private static final int COUNT_SAMPLE = 64;
+
+    /** One classified line of the newest run, in log order. */
+    record Line(String kind, String markerId, long epoch, String text, String probe, int line) {
+    }
+
+    private final Cadence cadence;
+    private final String serverKind;
+
+    /**
+     * @param serverKind the target's server kind, or empty (then the kind whose lines of work appear)
+     */
+    WorkLog(Cadence cadence, String serverKind) {
+        this.cadence = cadence;
+        this.serverKind = serverKind == null ? "" : serverKind;
+    }
+
+    /** Adds one {@link LogProgress} for the newest run's lines ({@code progress}, served {@code access}, stall warnings). */
+    void read(List<Line> lines, long clock, String fallbackProbe, Sink sink) {
+        Optional<Cadence.Server> server = cadence.server(serverKind);
+        List<Line> work = new ArrayList<>();
+        int warningsAfter = 0;
+        for (Line l : lines) {
+            if (l.kind().equals("health-check-failed")) {
+                warningsAfter++;
+                continue;
+            }
+            work.add(l);
+            warningsAfter = 0;
+            if (server.isEmpty()) {
+                server = cadence.byMarker(l.markerId());
+            }
+        }
+        String name = server.map(Cadence.Server::name).orElse(serverKind);
+        long every = server.map(Cadence.Server::everySeconds).orElse(0L);
+        if (work.isEmpty()) {
+            sink.add(new LogProgress(name, "none", 0, 0, -1, -1, every, "knowledge", stallAfter(every), -1, -1, -1,
+                    warningsAfter, fallbackProbe, 0, "(no line of work in the newest run)"));
+            return;
+        }
+        Line last = work.get(work.size() - 1);
+        // the newest line that carries counts speaks for the queue
+        int running = -1;
+        int waiting = -1;
+        double throughput = -1;
+        int zero = 0;
+        boolean streak = true;
+        // the newest lines only: what the queue says now, and how long the zero-throughput streak runs
+        for (int i = work.size() - 1; i >= Math.max(0, work.size() - COUNT_SAMPLE); i--) {
+            Line l = work.get(i);
+            Cadence.Server s = cadence.byMarker(l.markerId()).orElse(null);
+            if (s == null) {
+                streak = false; // a served request is work done
+                continue;
+            }
+            int r = integer(s.running(), l.text());
+            int w = integer(s.waiting(), l.text());
+            double t = decimal(s.throughput(), l.text());
+            double prefill = decimal(s.prompt(), l.text());
+            if (t == 0 && prefill > 0) {
+                t = prefill; // a long prefill: prompt tokens processed, none generated yet, work all the same
+            }
+            if (running < 0 && waiting < 0 && (r >= 0 || w >= 0)) {
+                running = r;
+                waiting = w;
+            }
+            if (throughput < 0 && t >= 0) {
+                throughput = t;
+            }
+            if (streak && t == 0 && (r > 0 || w > 0)) {
+                zero++;
+            } else {
+                streak = false;
+            }
+        }
+        // the log's own rhythm: the median gap between its newest timestamped lines of work
+        long observed = medianGap(work);
+        long rhythm = every;
+        String source = "knowledge";
+        if (every > 0 && observed > every) {
+            rhythm = observed;
+            source = "observed";
+        }
+        long stallAfter = stallAfter(rhythm);
+        long lastEpoch = -1;
+        for (int i = work.size() - 1; i >= 0 && lastEpoch < 0; i--) {
+            lastEpoch = work.get(i).epoch();
+        }
+        long silence = clock >= 0 && lastEpoch >= 0 ? Math.max(0, clock - lastEpoch) : -1;
+        int timed = (int) work.stream().filter(l -> l.epoch() >= 0).count();
+        boolean pending = running > 0 || waiting > 0;
+        String state;
+        if (silence < 0) {
+            state = "untimed";
+        } else if (running == 0 && waiting == 0 && zero == 0) {
+            state = "idle";
+        } else if (stallAfter < 0) {
+            state = "no-cadence";
+        } else if (silence > stallAfter) {
+            state = pending ? "stalled" : "quiet";
+        } else if (zero >= cadence.workLines()) {
+            state = "zero-throughput";
+        } else if (timed >= cadence.workLines()) {
+            state = "continuing";
+        } else {
+            state = "single";
+        }
+        sink.add(new LogProgress(name, state, work.size(), zero, lastEpoch, silence, rhythm, source, stallAfter,
+                running, waiting, throughput, warningsAfter, last.probe(), last.line(), Text.excerpt(last.text())));
+    }
+
+    private long stallAfter(long rhythm) {
+        if (rhythm <= 0) {
+            return -1;
+        }
+        return Math.max(cadence.minStallSeconds(), (long) Math.ceil(cadence.stallFactor() * rhythm));
+    }
+
+    /** Median gap in seconds between consecutive timestamped lines of work (the newest ones), or -1. */
+    private static long medianGap(List<Line> work) {
+        List<Long> epochs = new ArrayList<>();
+        for (int i = work.size() - 1; i >= 0 && epochs.size() <= RHYTHM_SAMPLE; i--) {
+            if (work.get(i).epoch() >= 0) {
+                epochs.add(work.get(i).epoch());
+            }
+        }
+        if (epochs.size() < 3) {
+            return -1;
+        }
+        long[] gaps = new long[epochs.size() - 1];
+        for (int i = 0; i + 1 < epochs.size(); i++) {
+            gaps[i] = Math.max(0, epochs.get(i) - epochs.get(i + 1));
+        }
+        Arrays.sort(gaps);
+        return gaps[gaps.length / 2];
+    }
+
+    private static int integer(LinePattern p, String text) {
+        String v = value(p, text);
+        if (v == null || v.length() > 9) {
+            return -1;
+        }
+        return Text.parseInt(v, -1);
+    }
+
+    private static double decimal(LinePattern p, String text) {
+        String v = value(p, text);
+        if (v == null || v.length() > 24) {
+            return -1;
+        }
+        try {
+            double d = Double.parseDouble(v);
+            return Double.isFinite(d) && d >= 0 ? d : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static String value(LinePattern p, String text) {
+        if (p == null) {
+            return null;
+        }
+        LinePattern.Match m = p.find(text);
+        return m == null ? null : m.group("v");
+    }
+}
