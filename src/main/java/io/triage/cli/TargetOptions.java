@@ -14,12 +14,18 @@ final class TargetOptions {
     @Option(names = "--log", description = "The server's log file on the host (default: the file behind the server's stdout).")
     String log;
 
+    @Option(names = "--second-look", paramLabel = "MS", description = "When health fails or is slow while a server process "
+            + "lives, sample what moves (log, CPU time, GPU use, /metrics, weight downloads) twice, MS milliseconds apart "
+            + "(default: 5000; 0 turns it off).")
+    Integer secondLookMs;
+
     /**
      * A bundle for these values, validated.
      *
      * @throws IllegalArgumentException with a message for the user when a value is refused
      */
     ProbeBundle bundle() {
-        return ProbeBundle.forTarget(server, port == null ? null : ProbeBundle.parsePort(port), log);
+        ProbeBundle b = ProbeBundle.forTarget(server, port == null ? null : ProbeBundle.parsePort(port), log);
+        return secondLookMs == null ? b : b.withSecondLook(secondLookMs);
     }
 }

@@ -275,8 +275,7 @@ public final class ProbeBundle {
                 b.append("    *) T_SECOND=1 ;;\n");
                 b.append("  esac\n");
                 b.append("fi\n");
-                b.append("T_LOOK_T0=$(( $(date +%s%N) / 1000000 ))\n");
-                b.append("export T_PID T_LOOK_MS T_LOOK_T0\n");
+                b.append("export T_PID T_LOOK_MS\n");
                 b.append("[ -n \"$T_SECOND\" ] || echo \"@@$N skipped second_look (health answered in time, or no server process)\"\n");
             }
             if (p == FIRST_LOOK || p == SECOND_LOOK) {
@@ -287,6 +286,10 @@ public final class ProbeBundle {
             }
             b.append("p ").append(p.name()).append(' ').append(p.timeoutSeconds()).append(' ').append(quote(p.command()));
             b.append(p.name().startsWith("log_") || p == FIRST_LOOK || p == SECOND_LOOK ? "; fi\n" : "\n");
+            if (p == FIRST_LOOK) {
+                // the interval runs from the end of the first sample: the samples are at least that far apart
+                b.append("T_LOOK_T0=$(( $(date +%s%N) / 1000000 )); export T_LOOK_T0\n");
+            }
         }
         b.append("echo \"@@$N end\"\n");
         return b.toString();
