@@ -185,6 +185,7 @@ public final class FactBuilder {
         // busy-hung: the server's own load, and what moved between the second look's two samples
         LoadParser load = new LoadParser(kb.cadence());
         guarded(capture.probes().get("metrics"), sink, p -> load.metrics(p, sink));
+        guarded(capture.probes().get("du"), sink, p -> load.du(p, sink));
         ProbeOutput firstLook = capture.probes().get("first_look");
         guarded(capture.probes().get("second_look"), sink, p -> {
             if (firstLook != null) {

@@ -233,6 +233,71 @@ final class LoadParser {
         }
     }
 
+    private static final Pattern DU_LINE = Pattern.compile("^([0-9]{1,15}(?:[.,][0-9]{1,3})?)([KMGTP]?)i?B?\\s+(\\S.{0,4095})$");
+    private static final Pattern SLEEP = Pattern.compile("\\bsleep ([0-9]{1,4})\\b");
+
+    /**
+     * A {@code du} of one directory taken twice (for example {@code du -sh DIR; sleep 30; du -sh DIR}, the way
+     * people watch a weights download): the growth between the first and the last size, as a second look
+     * whose only signal is the download. Nothing when the same path is not listed twice.
+     */
+    void du(ProbeOutput p, Sink sink) {
+        List<String> lines = sink.lines(p, 1);
+        Map<String, long[]> sizes = new LinkedHashMap<>(); // path -> {first, last, count, first line}
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher m = DU_LINE.matcher(lines.get(i).strip());
+            if (!m.matches()) {
+                continue;
+            }
+            long bytes = bytes(m.group(1).replace(',', '.'), m.group(2), p.cmd() != null && p.cmd().matches("(?s).*\\bdu\\s+-\\w*b.*"));
+            if (bytes < 0) {
+                continue;
+            }
+            long[] s = sizes.computeIfAbsent(m.group(3), k -> new long[] {-1, -1, 0, 0});
+            if (s[2] == 0) {
+                s[0] = bytes;
+                s[3] = i + 1;
+            }
+            s[1] = bytes;
+            s[2]++;
+        }
+        for (Map.Entry<String, long[]> e : sizes.entrySet()) {
+            long[] s = e.getValue();
+            if (s[2] < 2) {
+                continue;
+            }
+            Matcher sl = SLEEP.matcher(p.cmd() == null ? "" : p.cmd());
+            long interval = sl.find() ? Long.parseLong(sl.group(1)) * 1000 : -1;
+            long growth = s[1] - s[0];
+            String moved = growth > 0 ? "download" : "";
+            String excerpt = Text.excerpt(e.getKey() + ": " + s[0] + " → " + s[1] + " bytes"
+                    + (interval > 0 ? " in " + interval / 1000 + " s" : ""));
+            sink.add(new SecondLook(interval, -1, false, -1, -1, "", -1, -1, -1, growth, -1, -1, moved,
+                    growth > 0 ? "" : "download", p.name(), (int) s[3], excerpt));
+            return;
+        }
+    }
+
+    /** {@code du} sizes: bare numbers are KiB (bytes with {@code -b}), suffixes powers of 1024. */
+    private static long bytes(String number, String suffix, boolean bytesFlag) {
+        double v;
+        try {
+            v = Double.parseDouble(number);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+        double mult = switch (suffix) {
+            case "K" -> 1024d;
+            case "M" -> 1024d * 1024;
+            case "G" -> 1024d * 1024 * 1024;
+            case "T" -> 1024d * 1024 * 1024 * 1024;
+            case "P" -> 1024d * 1024 * 1024 * 1024 * 1024;
+            default -> bytesFlag ? 1 : 1024;
+        };
+        double b = v * mult;
+        return b > 9e18 ? -1 : (long) b;
+    }
+
     /** What the GPUs holding memory do together, by their profiles. */
     static GpuActivity gpuActivity(List<Gpu> gpus, Map<Integer, GpuProfile> profiles) {
         int held = 0;
