@@ -93,7 +93,8 @@ public record Cadence(double stallFactor, long minStallSeconds, int workLines, d
             String where = "server " + e.getKey();
             KnowledgeBase.require(s != null && s.everySeconds() != null && s.everySeconds() >= 0, file,
                     where + ": everySeconds must be >= 0");
-            KnowledgeBase.require(s.markers() != null && !s.markers().isEmpty(), file, where + ": needs markers");
+            KnowledgeBase.require(s.markers() != null && (!s.markers().isEmpty() || s.everySeconds() == 0), file,
+                    where + ": needs markers (the lines of work its cadence is about)");
             for (String m : s.markers()) {
                 KnowledgeBase.require(markerIds.contains(m), file, where + ": unknown marker '" + m + "'");
             }

@@ -186,6 +186,15 @@ public final class FactBuilder {
         LoadParser load = new LoadParser(kb.cadence());
         guarded(capture.probes().get("metrics"), sink, p -> load.metrics(p, sink));
         guarded(capture.probes().get("du"), sink, p -> load.du(p, sink));
+        ProbeOutput firstScrape = capture.probes().get("metrics");
+        if (firstScrape != null && !capture.probes().containsKey("second_look")) {
+            for (ProbeOutput later : capture.probes().values()) {
+                if (later.name().startsWith("metrics_")) {
+                    guarded(later, sink, p -> load.metricsTwice(firstScrape, p, sink));
+                    break;
+                }
+            }
+        }
         ProbeOutput firstLook = capture.probes().get("first_look");
         guarded(capture.probes().get("second_look"), sink, p -> {
             if (firstLook != null) {

@@ -109,6 +109,31 @@ final class LoadParser {
                 p.name(), s.line, s.excerpt));
     }
 
+    private static final Pattern SECONDS_IN_NAME = Pattern.compile("(?:^|_)([0-9]{1,4})s(?:_|$)");
+
+    /**
+     * The same {@code /metrics} scraped twice (the {@code metrics} probe and a later one, such as
+     * {@code metrics_30s_later} after {@code sleep 30}): the token counter's growth, as a second look whose
+     * only signal is the tokens. Nothing when either scrape holds no counter of generated tokens.
+     */
+    void metricsTwice(ProbeOutput first, ProbeOutput later, Sink sink) {
+        Scrape a = scrape(sink.lines(first, 2), first.name(), sink, false);
+        Scrape b = scrape(sink.lines(later, 2), later.name(), sink, false);
+        if (a == null || b == null || a.value("generated") < 0 || b.value("generated") < 0) {
+            return;
+        }
+        Matcher sl = SLEEP.matcher(later.cmd() == null ? "" : later.cmd());
+        Matcher named = SECONDS_IN_NAME.matcher(later.name());
+        long interval = sl.find() ? Long.parseLong(sl.group(1)) * 1000 : named.find() ? Long.parseLong(named.group(1)) * 1000 : -1;
+        double tokens = Math.max(0, b.value("generated") - a.value("generated"));
+        String excerpt = "/metrics twice" + (interval > 0 ? ", " + interval / 1000 + " s apart" : "") + ": +" + (long) tokens
+                + " tokens, " + b.count("running") + " running, " + b.count("waiting") + " waiting";
+        sink.add(new SecondLook(interval, -1, false, -1, -1, "", -1, -1, tokens, -1, b.count("running"), b.count("waiting"),
+                tokens > 0 ? "tokens" : "", tokens > 0 ? "" : "tokens", later.name(), b.line, excerpt));
+        sink.add(new ServerLoad(b.server, later.name(), b.count("running"), b.count("waiting"), b.value("generated"),
+                later.name(), b.line, b.excerpt));
+    }
+
     /** One sample of the second look, read into its fields. */
     private static final class Sample {
         long tMs = -1;
