@@ -102,7 +102,7 @@ class OpenSshEndToEndTest {
 
     private Diagnosis diagnose(int httpPort, Path log) throws IOException {
         try (SshCollector c = collector(knownHosts, false)) {
-            SshCollector.Look look = c.look(me(), ProbeBundle.forTarget("sglang", httpPort, log.toString()), Map.of());
+            SshCollector.Look look = c.look(me(), io.triage.TestHome.bundle("sglang", httpPort, log.toString()), Map.of());
             SshCollector.Collected got = assertInstanceOf(SshCollector.Collected.class, look, look.toString());
             assertEquals(1, c.execs());
             return TestHome.triage().diagnose(got.capture(), Map.of());
@@ -144,19 +144,19 @@ class OpenSshEndToEndTest {
                 + PublicKeyEntry.toString(LocalSshd.ed25519().getPublic()) + "\n");
         try (SshCollector c = collector(wrong, true)) {
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(me(), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             assertEquals("host-key-changed", f.failure().kind());
         }
         Path empty = dir.resolve("empty_known_hosts");
         try (SshCollector c = collector(empty, false)) {
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(me(), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             assertEquals("host-key-unknown", f.failure().kind());
             assertFalse(Files.exists(empty) && Files.readString(empty).contains("127.0.0.1"), "nothing recorded without --accept-new");
         }
         try (SshCollector c = collector(knownHosts, false)) {
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(SshTarget.parse("u@127.0.0.1:" + freePort()), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(SshTarget.parse("u@127.0.0.1:" + freePort()), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             assertEquals("unreachable", f.failure().kind());
         }
     }
@@ -166,12 +166,12 @@ class OpenSshEndToEndTest {
         Path marker = dir.resolve("pwned");
         for (String log : new String[] {"/tmp/x; touch " + marker, "/tmp/$(touch " + marker + ")", "/tmp/`touch " + marker + "`"}) {
             org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                    () -> ProbeBundle.forTarget("sglang", 1, log));
+                    () -> io.triage.TestHome.bundle("sglang", 1, log));
         }
         Path odd = Files.writeString(dir.resolve("a b,c=d+e.log"), "hello\n");
         try (SshCollector c = collector(knownHosts, false)) {
             SshCollector.Collected got = assertInstanceOf(SshCollector.Collected.class,
-                    c.look(me(), ProbeBundle.forTarget("sglang", 1, odd.toString()), Map.of()));
+                    c.look(me(), io.triage.TestHome.bundle("sglang", 1, odd.toString()), Map.of()));
             assertEquals("hello\n", got.capture().probes().get("log_tail").out());
         }
         assertFalse(Files.exists(marker));
@@ -203,13 +203,13 @@ class OpenSshEndToEndTest {
             assertEquals(0, p.waitFor(), out);
             try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts, false, List.of(key),
                     Files.writeString(dir.resolve("ssh_config2"), "# none\n"), Duration.ofSeconds(10), Duration.ofSeconds(60), sock))) {
-                SshCollector.Look look = c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                SshCollector.Look look = c.look(me(), io.triage.TestHome.bundle("sglang", 1, null), Map.of());
                 assertInstanceOf(SshCollector.Collected.class, look, look.toString());
             }
             try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts, false, List.of(key),
                     dir.resolve("ssh_config2"), Duration.ofSeconds(10), Duration.ofSeconds(60), null))) {
                 SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                        c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of()), "without the agent the key is unusable");
+                        c.look(me(), io.triage.TestHome.bundle("sglang", 1, null), Map.of()), "without the agent the key is unusable");
                 assertEquals("auth-refused", f.failure().kind());
             }
         } finally {
@@ -228,7 +228,7 @@ class OpenSshEndToEndTest {
                 Files.writeString(dir.resolve("authorized_keys"), authorized + Files.readString(dir.resolve("key_" + type[0] + ".pub")));
                 try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts, false, List.of(key),
                         Files.writeString(dir.resolve("ssh_config3"), "# none\n"), Duration.ofSeconds(10), Duration.ofSeconds(60), null))) {
-                    SshCollector.Look look = c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                    SshCollector.Look look = c.look(me(), io.triage.TestHome.bundle("sglang", 1, null), Map.of());
                     assertInstanceOf(SshCollector.Collected.class, look, type[0] + ": " + look);
                 }
             }
