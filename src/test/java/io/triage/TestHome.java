@@ -1,5 +1,9 @@
 package io.triage;
 
+import io.triage.collect.HostFilters;
+import io.triage.collect.ProbeBundle;
+import io.triage.knowledge.KnowledgeBase;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -24,12 +28,26 @@ public final class TestHome {
         static final Triage TRIAGE = Triage.load(HOME);
     }
 
+    private static final class FilterHolder {
+        static final HostFilters FILTERS = HostFilters.of(KnowledgeBase.load(HOME.resolve("knowledge-base")));
+    }
+
     private TestHome() {
     }
 
     /** One loaded product for the whole test run: loading compiles the rules, which takes a second. */
     public static Triage triage() {
         return Holder.TRIAGE;
+    }
+
+    /** The probe script's filters generated from the repository's knowledge base (loaded once, without the rules). */
+    public static HostFilters filters() {
+        return FilterHolder.FILTERS;
+    }
+
+    /** A probe bundle for a target, with the repository's filters: what a look sends. */
+    public static ProbeBundle bundle(String server, Integer port, String log) {
+        return ProbeBundle.forTarget(server, port, log).with(filters());
     }
 
     /** A scenario of the repository by its path under {@code knowledge-base/scenarios}, e.g. {@code h200/02-external-kill}. */

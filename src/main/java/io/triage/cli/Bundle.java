@@ -19,7 +19,7 @@ final class Bundle implements Callable<Integer> {
     @Override
     public Integer call() {
         try {
-            ProbeBundle b = target.bundle();
+            ProbeBundle b = target.bundle(parent.knowledge());
             parent.spec.commandLine().getOut().print(b.script());
             parent.spec.commandLine().getOut().flush();
             return Main.OK;

@@ -107,7 +107,7 @@ final class Diagnose implements Callable<Integer> {
             for (String h : all) {
                 targets.add(SshTarget.parse(h));
             }
-            bundle = target.bundle();
+            bundle = target.bundle(parent.knowledge());
         } catch (IllegalArgumentException e) {
             err.println("triage: refused: " + e.getMessage());
             return Main.BAD_INPUT;

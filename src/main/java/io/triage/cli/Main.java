@@ -64,6 +64,14 @@ public final class Main implements Callable<Integer> {
     }
 
     /**
+     * The home's knowledge base alone (no rules): what a probe script is generated from. Quick next to compiling the
+     * rules, so a look can start while they compile.
+     */
+    io.triage.knowledge.KnowledgeBase knowledge() {
+        return io.triage.knowledge.KnowledgeBase.load(Triage.locateHome(home).path().resolve("knowledge-base"));
+    }
+
+    /**
      * Loads the product from its home, saying on stderr where that is when it is not the installation's own;
      * its redaction digests are under this user's key on this machine (saved captures replay alike).
      */

@@ -1,11 +1,13 @@
 package io.triage.cli;
 
+import io.triage.collect.HostFilters;
 import io.triage.collect.ProbeBundle;
+import io.triage.knowledge.KnowledgeBase;
 import picocli.CommandLine.Option;
 
 /** The target's server kind, port and log, shared by the commands that build a probe bundle. */
 final class TargetOptions {
-    @Option(names = "--server", description = "Server kind: sglang, vllm or tgi (default: discovered).")
+    @Option(names = "--server", description = "Server kind, one of knowledge-base/processes.yaml: sglang, vllm, tgi… (default: discovered).")
     String server;
 
     @Option(names = "--port", description = "The server's HTTP port (default: discovered from the listening server process).")
@@ -24,8 +26,9 @@ final class TargetOptions {
      *
      * @throws IllegalArgumentException with a message for the user when a value is refused
      */
-    ProbeBundle bundle() {
-        ProbeBundle b = ProbeBundle.forTarget(server, port == null ? null : ProbeBundle.parsePort(port), log);
+    ProbeBundle bundle(KnowledgeBase knowledge) {
+        ProbeBundle b = ProbeBundle.forTarget(server, port == null ? null : ProbeBundle.parsePort(port), log)
+                .with(HostFilters.of(knowledge));
         return secondLookMs == null ? b : b.withSecondLook(secondLookMs);
     }
 }

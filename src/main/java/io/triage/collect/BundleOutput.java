@@ -224,6 +224,7 @@ public final class BundleOutput {
 
     private static final Pattern PORT_LINE =
             Pattern.compile("^(discovered|assumed) port=(\\d{1,5})(?: pid=(\\d+))?( from its command line)?$");
+    private static final Pattern PID_LINE = Pattern.compile("^discovered pid=(\\d{1,10}) listening on port=(\\d{1,5})$");
     private static final Pattern LOG_LINE = Pattern.compile("^discovered log=(/.*?)(?: pid=(\\d+))?$");
     private static final Pattern SERVER_LINE = Pattern.compile("^discovered server=(sglang|vllm|tgi)$");
 
@@ -245,6 +246,9 @@ public final class BundleOutput {
                     : " (from PID " + m.group(3) + ")";
             notes.add(discovered ? "discovered on the host: port=" + port + how
                     : "assumed (nothing found to discover): port=" + port);
+        } else if ((m = PID_LINE.matcher(body)).matches()) {
+            // a note only: which process is the server is decided from the listings, as on a replayed capture
+            notes.add("discovered on the host: PID " + m.group(1) + " owns the listener of port " + m.group(2));
         } else if ((m = LOG_LINE.matcher(body)).matches()) {
             target.put("log", m.group(1));
             notes.add("discovered on the host: log=" + m.group(1) + (m.group(2) == null ? "" : " (from PID " + m.group(2) + ")"));

@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import io.triage.safety.ShellQuote;
+
 /**
  * The fixed, read-only probes, sent to a host as one shell script in one exec. Values the user gave
  * (port, log path) never become part of a command: they are validated, then assigned once to shell
@@ -27,7 +29,7 @@ public final class ProbeBundle {
     public static final int MAX_OUT = 256 << 10;
     public static final int MAX_ERR = 16 << 10;
     private static final Pattern LOG_PATH = Pattern.compile("^/[A-Za-z0-9._/+@:=,~ -]{0,4095}$");
-    private static final List<String> SERVERS = List.of("sglang", "vllm", "tgi");
+    private static final Pattern SERVER_KIND = Pattern.compile("^[a-z0-9][a-z0-9._-]{0,31}$");
 
     /** One probe: its name, the fixed command (reading {@code $T_PORT}, {@code $T_LOG}) and its timeout. */
     public record Probe(String name, String command, int timeoutSeconds) {
@@ -39,10 +41,16 @@ public final class ProbeBundle {
         }
     }
 
-    /** Marker words the log grep looks for (a superset of the capture format's standard grep). */
-    static final String LOG_GREP = "server_args|non-default args|Args \\{|Shutting down|launch_server|fired up|"
-            + "Application startup complete|Started server process|Traceback|Error|error:|Killed|address already|"
-            + "EngineCore|EngineDead|Received sig|Finished server process";
+    /** Stands, in a probe's command, for the generated ERE of server command lines ({@link HostFilters#serverEre}). */
+    static final String SERVER_PROCESSES = "@SERVER_PROCESSES@";
+    /** Stands for the generated ERE of server and client command lines ({@link HostFilters#listingEre}). */
+    static final String LISTED_PROCESSES = "@LISTED_PROCESSES@";
+    /** Stands for the generated selection of marker lines ({@link HostFilters#log}). */
+    static final String LOG_SELECTION = "@LOG_SELECTION@";
+    /** Newest lines of rare markers (arguments, starts, errors, ends) the log probe returns. */
+    static final int RARE_LINES = 50;
+    /** Newest lines of routine markers (requests, throughput) the log probe returns: the rules read the newest few. */
+    static final int ROUTINE_LINES = 10;
 
     /** The standard probes of the capture format, in the order they run. */
     public static final List<Probe> STANDARD = List.of(
@@ -52,11 +60,11 @@ public final class ProbeBundle {
             new Probe("gpus", "nvidia-smi --query-gpu=index,name,memory.used,memory.total,utilization.gpu,"
                     + "power.draw,temperature.gpu,pstate --format=csv,noheader", 10),
             new Probe("gpu_apps", "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv,noheader", 10),
-            new Probe("pgrep", "pgrep -fa 'sglang|vllm|launch_server|python'", 5),
-            new Probe("ps", "ps -eo pid,ppid,stat,etimes,rss,args | grep -iE 'PID|sglang|vllm|launch_server|"
-                    + "text-generation|tritonserver|python|--port' | grep -v grep", 5),
+            new Probe("pgrep", "pgrep -fa " + SERVER_PROCESSES, 5),
+            new Probe("ps", "ps -eo pid,ppid,stat,etimes,rss,args | grep -E -e '^ *PID ' -e \"^ *${T_OWNER:--} \" -e "
+                    + LISTED_PROCESSES, 5),
             new Probe("log_tail", "tail -n 60 -- \"$T_LOG\"", 5),
-            new Probe("log_markers", "grep -n -E '" + LOG_GREP + "' -- \"$T_LOG\" | tail -30", 10),
+            new Probe("log_markers", LOG_SELECTION, 10),
             new Probe("listen", "ss -ltnp 2>/dev/null || netstat -ltnp", 5),
             new Probe("dmesg", "dmesg -T 2>&1 | tail -200", 5),
             new Probe("nvidia_smi_full", "nvidia-smi", 10),
@@ -127,15 +135,17 @@ public final class ProbeBundle {
     private final String log;
     private final List<Probe> probes;
     private final String nonce;
+    private final HostFilters filters;
     private final int secondLookMs;
 
-    private ProbeBundle(String server, int port, String log, List<Probe> probes, String nonce, int secondLookMs) {
+    private ProbeBundle(String server, int port, String log, String nonce, HostFilters filters, int secondLookMs) {
         this.server = server;
         this.port = port;
         this.log = log;
-        this.probes = probes;
         this.nonce = nonce;
         this.secondLookMs = secondLookMs;
+        this.filters = filters;
+        this.probes = filters == null ? ordered(secondLookMs > 0) : resolve(ordered(secondLookMs > 0), filters);
     }
 
     /**
@@ -148,12 +158,12 @@ public final class ProbeBundle {
         if (ms < 0 || ms > 30_000) {
             throw new IllegalArgumentException("second-look interval must be 0 (off) to 30000 ms, not " + ms);
         }
-        return new ProbeBundle(server, port, log, ordered(ms > 0), nonce, ms);
+        return new ProbeBundle(server, port, log, nonce, filters, ms);
     }
 
     /** The same settings with a new nonce: one bundle per look. */
     public ProbeBundle renewed() {
-        return new ProbeBundle(server, port, log, probes, newNonce(), secondLookMs);
+        return new ProbeBundle(server, port, log, newNonce(), filters, secondLookMs);
     }
 
     /** The second look's interval, milliseconds; 0 when it is off. */
@@ -177,22 +187,17 @@ public final class ProbeBundle {
         return List.copyOf(out);
     }
 
-    private static String newNonce() {
-        byte[] r = new byte[8];
-        new SecureRandom().nextBytes(r);
-        return HexFormat.of().formatHex(r);
-    }
-
     /**
-     * A bundle for a target. Unknown values are discovered by the script itself on the host (the port
-     * a server process listens on, the file behind its stdout).
+     * The target's values, checked: a template that {@link #with} turns into a bundle. Unknown values are
+     * discovered by the script itself on the host (the port the server process listens on, the file behind its
+     * stdout).
      *
      * @throws IllegalArgumentException with a message for the user when a value is not acceptable
      */
     public static ProbeBundle forTarget(String server, Integer port, String log) {
         String s = server == null ? "" : server.toLowerCase(Locale.ROOT);
-        if (!s.isEmpty() && !SERVERS.contains(s)) {
-            throw new IllegalArgumentException("unknown server kind '" + printable(server) + "' (one of " + SERVERS + ")");
+        if (!s.isEmpty() && !SERVER_KIND.matcher(s).matches()) {
+            throw new IllegalArgumentException("not a server kind: '" + printable(server) + "'");
         }
         int p = port == null ? -1 : port;
         if (port != null && (port < 1 || port > 65535)) {
@@ -203,7 +208,74 @@ public final class ProbeBundle {
             throw new IllegalArgumentException("log path must be absolute and made of ordinary path characters: '"
                     + printable(l) + "'");
         }
-        return new ProbeBundle(s, p, l, ordered(true), newNonce(), SECOND_LOOK_MS);
+        return new ProbeBundle(s, p, l, newNonce(), null, SECOND_LOOK_MS);
+    }
+
+    /**
+     * A bundle for this target with the knowledge base's filters (a fresh nonce: one bundle per look).
+     *
+     * @throws IllegalArgumentException when the server kind is not one the knowledge base knows
+     */
+    public ProbeBundle with(HostFilters filters) {
+        if (!server.isEmpty() && !filters.servers().contains(server)) {
+            throw new IllegalArgumentException("unknown server kind '" + printable(server) + "' (one of "
+                    + filters.servers() + ")");
+        }
+        return new ProbeBundle(server, port, log, newNonce(), filters, secondLookMs);
+    }
+
+    /** True when the bundle carries its filters and can write its script. */
+    public boolean ready() {
+        return filters != null;
+    }
+
+    /** The filters the script runs, or null for a template. */
+    public HostFilters filters() {
+        return filters;
+    }
+
+    private static String newNonce() {
+        byte[] r = new byte[8];
+        new SecureRandom().nextBytes(r);
+        return HexFormat.of().formatHex(r);
+    }
+
+    /** The probes with the generated filters in place of their stand-ins. */
+    private static List<Probe> resolve(List<Probe> probes, HostFilters f) {
+        List<Probe> out = new ArrayList<>(probes.size());
+        for (Probe p : probes) {
+            String c = p.command()
+                    .replace(SERVER_PROCESSES, ShellQuote.quote(f.serverEre()))
+                    .replace(LISTED_PROCESSES, ShellQuote.quote(f.listingEre()))
+                    .replace(LOG_SELECTION, logSelection(f.log()));
+            out.add(new Probe(p.name(), c, p.timeoutSeconds()));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * The marker lines of the log: the newest {@link #RARE_LINES} holding a literal of a rare marker and the newest
+     * {@link #ROUTINE_LINES} holding one of a routine marker, numbered ({@code grep -n}) and in file order, each line
+     * once. Literals are compared without regard to case, as the client's own prefilter does.
+     */
+    static String logSelection(io.triage.knowledge.LogFilter f) {
+        StringBuilder b = new StringBuilder("{ ");
+        if (!f.rare().isEmpty()) {
+            b.append(grepF(f.rare())).append(" -- \"$T_LOG\" | tail -").append(RARE_LINES).append("; ");
+        }
+        if (!f.routine().isEmpty()) {
+            b.append(grepF(f.routine())).append(" -- \"$T_LOG\" | tail -").append(ROUTINE_LINES).append("; ");
+        }
+        b.append("true; } | sort -t: -k1,1n -u");
+        return b.toString();
+    }
+
+    private static String grepF(List<String> literals) {
+        StringBuilder b = new StringBuilder("grep -n -i -F");
+        for (String l : literals) {
+            b.append(" -e ").append(ShellQuote.quote(l));
+        }
+        return b.toString();
     }
 
     /** Parses a port typed by a user: digits only, 1-65535. */
@@ -226,11 +298,53 @@ public final class ProbeBundle {
         b.append("T_LOG=").append(quote(log)).append('\n');
         b.append("T_SERVER=").append(quote(server)).append('\n');
         b.append("N=").append(nonce).append('\n');
-        // discovery: the port a server process listens on, and the file behind its stdout
+        if (filters == null) {
+            throw new IllegalStateException("a bundle template has no script: make the bundle with(HostFilters)");
+        }
+        // generated from processes.yaml: what a server's and a client's command line and a server's process name are
+        b.append("T_SERVERS=").append(quote(filters.serverEre())).append('\n');
+        b.append("T_FRONTENDS=").append(quote(filters.frontendEre())).append('\n');
+        b.append("T_CLIENTS=").append(quote(filters.clientEre())).append('\n');
+        b.append("T_COMM=").append(quote(filters.commEre())).append('\n');
+        b.append("T_IGNORE=").append(quote(filters.ignoreEre())).append('\n');
+        b.append("T_KIND=").append(quote(filters.kindEre().getOrDefault(server, ""))).append('\n');
         b.append("""
-                T_PID=$( (ss -ltnpH 2>/dev/null || true) | grep -E '"(vllm|sglang[^"]*|text-generation[^"]*|tritonserver|VLLM[^"]*)"' | grep -oE 'pid=[0-9]+' | head -1 | cut -d= -f2)
-                [ -z "$T_PID" ] && T_PID=$(pgrep -o -f 'sglang[.]launch_server|sglang serve|vllm serve|vllm[.]entrypoints|text-generation-launcher|tritonserver|trtllm-serve|python[0-9.]* .*launch_server' 2>/dev/null)
-                [ -z "$T_PID" ] && T_PID=$( (ss -ltnpH 2>/dev/null || true) | grep -E '"python[0-9.]*"' | grep -oE 'pid=[0-9]+' | head -1 | cut -d= -f2)
+                # srv PID ERE: a server process whose command line matches ERE (or, for any server, whose process name is
+                # a server's); never this script, the probe's own tools or a known client
+                srv() {
+                  [ -n "$2" ] || return 1
+                  [ "$1" = "$$" ] && return 1
+                  _c=$(tr '\\0' ' ' < "/proc/$1/cmdline" 2>/dev/null)
+                  [ -n "$_c" ] || return 1
+                  if [ -n "$T_IGNORE" ] && printf '%s\\n' "$_c" | grep -qE -- "$T_IGNORE"; then return 1; fi
+                  if [ -n "$T_CLIENTS" ] && printf '%s\\n' "$_c" | grep -qE -- "$T_CLIENTS"; then return 1; fi
+                  printf '%s\\n' "$_c" | grep -qE -- "$2" && return 0
+                  [ "$2" = "$T_SERVERS" ] || return 1
+                  _n=$(cat "/proc/$1/comm" 2>/dev/null)
+                  printf '%s\\n' "$_n" | grep -qE -- "$T_COMM"
+                }
+                # pick PID...: the first server of the target's kind among the candidates, else the first server
+                pick() {
+                  for q in "$@"; do srv "$q" "$T_KIND" && { echo "$q"; return; }; done
+                  for q in "$@"; do srv "$q" "$T_SERVERS" && { echo "$q"; return; }; done
+                }
+                T_PID=
+                T_OWNER=
+                if [ -n "$T_PORT" ]; then
+                  # the server is the process that owns the target port's listener
+                  T_OWNER=$( (ss -ltnpH 2>/dev/null || true) | awk -v p="$T_PORT" '{ n = split($4, a, ":"); if (a[n] == p) print }' | grep -oE 'pid=[0-9]+' | head -1 | cut -d= -f2)
+                  [ -n "$T_OWNER" ] && T_PID=$(pick "$T_OWNER")
+                  [ -n "$T_PID" ] && echo "@@$N discovered pid=$T_PID listening on port=$T_PORT"
+                  # else a front end that does not listen yet (loading)
+                  [ -z "$T_PID" ] && T_PID=$(pick $(pgrep -f -- "$T_FRONTENDS" 2>/dev/null))
+                else
+                  # listeners first, then front ends that do not listen yet
+                  T_PID=$(pick $( (ss -ltnpH 2>/dev/null || true) | grep -oE 'pid=[0-9]+' | cut -d= -f2 | sort -un) \\
+                    $(pgrep -f -- "$T_FRONTENDS" 2>/dev/null))
+                fi
+                export T_OWNER
+                """);
+        b.append("""
                 if [ -z "$T_PORT" ] && [ -n "$T_PID" ]; then
                   T_PORT=$( (ss -ltnpH 2>/dev/null || true) | grep "pid=$T_PID," | awk '{print $4}' | sed 's/.*://' | head -1)
                   [ -n "$T_PORT" ] && echo "@@$N discovered port=$T_PORT pid=$T_PID"
@@ -265,7 +379,7 @@ public final class ProbeBundle {
         b.append("}\n");
         b.append("T_LOOK_MS=").append(secondLookMs).append('\n');
         for (Probe p : probes) {
-            if (p == FIRST_LOOK) {
+            if (isFirstLook(p)) {
                 // the second look: only when a server process lives and health failed or was slow
                 b.append("T_SECOND=\n");
                 b.append("if [ \"$T_LOOK_MS\" -gt 0 ] && [ -n \"$T_PID\" ] && [ -d \"/proc/$T_PID\" ]; then\n");
@@ -278,21 +392,29 @@ public final class ProbeBundle {
                 b.append("export T_PID T_LOOK_MS\n");
                 b.append("[ -n \"$T_SECOND\" ] || echo \"@@$N skipped second_look (health answered in time, or no server process)\"\n");
             }
-            if (p == FIRST_LOOK || p == SECOND_LOOK) {
+            if (isFirstLook(p) || isSecondLook(p)) {
                 b.append("if [ -n \"$T_SECOND\" ]; then ");
             } else if (p.name().startsWith("log_")) {
                 // a regular file, or one that does not exist (its absence is evidence); never a device or a pipe
                 b.append("if [ -n \"$T_LOG\" ] && { [ -f \"$T_LOG\" ] || [ ! -e \"$T_LOG\" ]; }; then ");
             }
             b.append("p ").append(p.name()).append(' ').append(p.timeoutSeconds()).append(' ').append(quote(p.command()));
-            b.append(p.name().startsWith("log_") || p == FIRST_LOOK || p == SECOND_LOOK ? "; fi\n" : "\n");
-            if (p == FIRST_LOOK) {
+            b.append(p.name().startsWith("log_") || isFirstLook(p) || isSecondLook(p) ? "; fi\n" : "\n");
+            if (isFirstLook(p)) {
                 // the interval runs from the end of the first sample: the samples are at least that far apart
                 b.append("T_LOOK_T0=$(( $(date +%s%N) / 1000000 )); export T_LOOK_T0\n");
             }
         }
         b.append("echo \"@@$N end\"\n");
         return b.toString();
+    }
+
+    private static boolean isFirstLook(Probe p) {
+        return p.name().equals(FIRST_LOOK.name());
+    }
+
+    private static boolean isSecondLook(Probe p) {
+        return p.name().equals(SECOND_LOOK.name());
     }
 
     /** Single-quotes a value for a POSIX shell: the only character that needs care is the quote itself. */

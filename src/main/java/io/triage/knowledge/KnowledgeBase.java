@@ -52,7 +52,7 @@ public final class KnowledgeBase {
                              String note) { }
 
     public record ProcessFile(List<String> ignore, Map<String, RoleSpec> servers, RoleSpec generic, List<String> comm,
-                              List<String> containers) { }
+                              List<String> containers, List<String> clients) { }
 
     public record RoleSpec(List<String> frontend, List<String> workers) { }
 

@@ -26,6 +26,12 @@ public record Marker(String id, String server, String kind, LinePattern pattern,
             "engine-dead", "health-check-failed", "killed", "nccl-init");
 
     /**
+     * Kinds of routine lines: many per minute in a working server's log, of which the rules read only the first,
+     * the last and the newest timestamped of a run. The host-side log filter keeps them apart from the rare ones.
+     */
+    public static final List<String> ROUTINE_KINDS = List.of("access", "progress");
+
+    /**
      * What the log parser turns an {@code access} line into when it is not served work: a health or
      * metrics poll, or an answer with an error status. Not a marker kind of the files.
      */

@@ -12,6 +12,8 @@ public final class ProcessPatterns {
     public record Role(String role, String server) {
         public static final Role OTHER = new Role("other", "");
         public static final Role PROBE = new Role("probe", "");
+        /** A program that talks to a server (a benchmark, a health loop, this product): never the server. */
+        public static final Role CLIENT = new Role("client", "");
     }
 
     private final List<LinePattern> ignore;
@@ -19,10 +21,13 @@ public final class ProcessPatterns {
     private final Map<String, List<LinePattern>> workers;
     private final List<LinePattern> comm;
     private final List<LinePattern> containers;
+    private final List<LinePattern> clients;
 
     private ProcessPatterns(List<LinePattern> ignore, Map<String, List<LinePattern>> frontends,
-                            Map<String, List<LinePattern>> workers, List<LinePattern> comm, List<LinePattern> containers) {
+                            Map<String, List<LinePattern>> workers, List<LinePattern> comm, List<LinePattern> containers,
+                            List<LinePattern> clients) {
         this.ignore = ignore;
+        this.clients = clients;
         this.frontends = frontends;
         this.workers = workers;
         this.comm = comm;
@@ -31,7 +36,7 @@ public final class ProcessPatterns {
 
     /** How many patterns there are: what classifying one command line may try. */
     public int size() {
-        int n = ignore.size() + comm.size() + containers.size();
+        int n = ignore.size() + clients.size() + comm.size() + containers.size();
         for (List<LinePattern> l : frontends.values()) {
             n += l.size();
         }
@@ -74,7 +79,7 @@ public final class ProcessPatterns {
             works.put("", compileAll(file.generic().workers(), path, "generic.workers"));
         }
         return new ProcessPatterns(ignore, fronts, works, compileAll(file.comm(), path, "comm"),
-                compileAll(file.containers(), path, "containers"));
+                compileAll(file.containers(), path, "containers"), compileAll(file.clients(), path, "clients"));
     }
 
     private static List<LinePattern> compileAll(List<String> regexes, Path path, String where) {
@@ -92,15 +97,65 @@ public final class ProcessPatterns {
         return out;
     }
 
+    /** The server kinds the catalogue names (its {@code servers:} keys), in file order. */
+    public List<String> servers() {
+        return frontends.keySet().stream().filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** The regexes of every server's (and the generic) front ends and workers: what a server process looks like. */
+    public List<String> serverRegexes() {
+        List<String> out = new ArrayList<>(frontendRegexes());
+        workers.values().forEach(l -> l.forEach(p -> out.add(p.pattern())));
+        return out;
+    }
+
+    /** The regexes of one server kind's front ends and workers (none for a kind the catalogue lacks). */
+    public List<String> serverRegexes(String kind) {
+        List<String> out = new ArrayList<>();
+        if (kind != null && !kind.isEmpty()) {
+            frontends.getOrDefault(kind, List.of()).forEach(p -> out.add(p.pattern()));
+            workers.getOrDefault(kind, List.of()).forEach(p -> out.add(p.pattern()));
+        }
+        return out;
+    }
+
+    /** The regexes of every server's (and the generic) front ends. */
+    public List<String> frontendRegexes() {
+        List<String> out = new ArrayList<>();
+        frontends.values().forEach(l -> l.forEach(p -> out.add(p.pattern())));
+        return out;
+    }
+
+    /** The regexes of the probe's own tools and wrappers ({@code ignore:}). */
+    public List<String> ignoreRegexes() {
+        return ignore.stream().map(LinePattern::pattern).toList();
+    }
+
+    /** The regexes of known clients ({@code clients:}). */
+    public List<String> clientRegexes() {
+        return clients.stream().map(LinePattern::pattern).toList();
+    }
+
+    /** The regexes of server kernel process names ({@code comm:}). */
+    public List<String> commRegexes() {
+        return comm.stream().map(LinePattern::pattern).toList();
+    }
+
     /**
-     * Classifies a command line. Workers are checked first (a worker's title may contain the front
-     * end's name), the named servers before the generic patterns; the probe's own wrappers are
-     * {@link Role#PROBE}.
+     * Classifies a command line. The probe's own wrappers are {@link Role#PROBE}, known clients
+     * {@link Role#CLIENT} (before any server pattern: a benchmark's command line names the server it
+     * loads); then workers (a worker's title may contain the front end's name), the named servers before
+     * the generic patterns.
      */
     public Role classify(String args) {
         for (LinePattern p : ignore) {
             if (p.find(args) != null) {
                 return Role.PROBE;
+            }
+        }
+        for (LinePattern p : clients) {
+            if (p.find(args) != null) {
+                return Role.CLIENT;
             }
         }
         for (Map.Entry<String, List<LinePattern>> e : workers.entrySet()) {

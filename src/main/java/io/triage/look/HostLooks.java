@@ -3,6 +3,7 @@ package io.triage.look;
 import io.triage.Triage;
 import io.triage.capture.Capture;
 import io.triage.capture.CaptureWriter;
+import io.triage.collect.HostFilters;
 import io.triage.collect.LookFailure;
 import io.triage.collect.ProbeBundle;
 import io.triage.collect.ProbeListener;
@@ -51,6 +52,8 @@ public final class HostLooks {
 
     private final CompletableFuture<Triage> triage;
     private final SshCollector collector;
+    /** The script's filters, generated once from the knowledge base when a template comes without them. */
+    private final java.util.concurrent.atomic.AtomicReference<HostFilters> filters = new java.util.concurrent.atomic.AtomicReference<>();
 
     /**
      * @param triage the product, possibly still compiling its rules (a cold CLI compiles them while the first
@@ -103,7 +106,7 @@ public final class HostLooks {
                 return saveFailed(target, saveDir, e, 0);
             }
         }
-        ProbeBundle bundle = template.renewed();
+        ProbeBundle bundle = template.with(template.ready() ? template.filters() : filters());
         SshCollector.Look look = collector.look(target, bundle, intent, progress);
         if (look instanceof SshCollector.Failed f) {
             return new Outcome(target.toString(), null, f.failure(), f.elapsed().toMillis() / 1000.0);
@@ -123,6 +126,20 @@ public final class HostLooks {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
         return new Outcome(target.toString(), d, null, c.elapsed().toMillis() / 1000.0);
+    }
+
+    /** The filters of the knowledge base the diagnoses use (waits for it when it is still loading). */
+    private HostFilters filters() {
+        HostFilters f = filters.get();
+        if (f == null) {
+            try {
+                f = HostFilters.of(triage.join().knowledge());
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            }
+            filters.compareAndSet(null, f);
+        }
+        return f;
     }
 
     /**

@@ -130,12 +130,19 @@ public final class FactBuilder {
                 }
             }
         }
+        // the listeners first: the server is the process that owns the target port's listener
+        List<Listener> listeners = new ArrayList<>();
+        guarded(capture.probes().get("listen"), sink, p -> listen(p, sink, listeners::add));
+        listeners.forEach(sink::add);
+        int owner = port <= 0 ? -1 : listeners.stream().filter(l -> l.port() == port && l.pid() > 0)
+                .mapToInt(Listener::pid).findFirst().orElse(-1);
         boolean someoneServesTargetPort = port > 0 && procs.values().stream()
-                .anyMatch(p -> !"other".equals(p.role()) && servesPort(p.args(), port));
+                .anyMatch(p -> !"other".equals(p.role()) && !"client".equals(p.role()) && servesPort(p.args(), port));
         java.util.Set<Integer> foreignPids = new HashSet<>();
         for (Proc p : procs.values()) {
-            String foreign = foreign(p, server, someoneServesTargetPort ? port : -1);
-            if (foreign == null && foreignPids.contains(p.ppid()) && !"other".equals(p.role())) {
+            boolean client = "client".equals(p.role());
+            String foreign = client ? null : foreign(p, server, someoneServesTargetPort ? port : -1);
+            if (foreign == null && !client && foreignPids.contains(p.ppid()) && !"other".equals(p.role())) {
                 foreign = "a child of process " + p.ppid() + ", another server";
             }
             if (foreign != null) {
@@ -146,10 +153,22 @@ public final class FactBuilder {
                 p = new Proc(p.pid(), p.ppid(), p.state(), p.elapsedSec(), p.rssKiB(), p.args(), "other", p.server(),
                         p.probe(), p.line(), p.excerpt());
             }
-            if ("other".equals(p.role()) && foreign == null && port > 0 && servesPort(p.args(), port)) {
-                p = new Proc(p.pid(), p.ppid(), p.state(), p.elapsedSec(), p.rssKiB(), p.args(), "frontend", "",
+            if (client) {
+                // a benchmark, an HTTP loop, this product: it talks to the server and never counts as one
+                notes.add("process " + p.pid() + " is a client of the server, not the server (processes.yaml clients)"
+                        + (port > 0 && servesPort(p.args(), port) ? ", though its command line names port " + port : ""));
+                p = new Proc(p.pid(), p.ppid(), p.state(), p.elapsedSec(), p.rssKiB(), p.args(), "other", "",
                         p.probe(), p.line(), p.excerpt());
-                notes.add("process " + p.pid() + " taken for the server: its command line names port " + port);
+            } else if ("other".equals(p.role()) && foreign == null && port > 0 && servesPort(p.args(), port)) {
+                if (owner < 0 || owner == p.pid()) {
+                    p = new Proc(p.pid(), p.ppid(), p.state(), p.elapsedSec(), p.rssKiB(), p.args(), "frontend", "",
+                            p.probe(), p.line(), p.excerpt());
+                    notes.add("process " + p.pid() + " taken for the server: its command line names port " + port
+                            + (owner == p.pid() ? " and it owns the port's listener" : ""));
+                } else {
+                    notes.add("process " + p.pid() + " names port " + port + " but PID " + owner
+                            + " owns its listener: a client, not the server");
+                }
             }
             sink.add(p);
             if ("frontend".equals(p.role()) && p.live()) {
@@ -207,7 +226,6 @@ public final class FactBuilder {
         for (String dmesgName : List.of("dmesg", "journal_kernel", "kern_log")) {
             guarded(capture.probes().get(dmesgName), sink, p -> KernelLogParser.parse(p, sink, y));
         }
-        guarded(capture.probes().get("listen"), sink, p -> listen(p, sink));
         for (String name : List.of("docker_ps", "podman_ps")) {
             guarded(capture.probes().get(name), sink, p -> containers(p, kb.processes(), sink));
         }
@@ -302,7 +320,8 @@ public final class FactBuilder {
                 if (!apps.add(a.pid())) {
                     continue;
                 }
-                f = new GpuApp(a.pid(), a.name(), a.usedMiB(), kb.processes().classify(a.name()).role(), a.probe(),
+                String role = kb.processes().classify(a.name()).role();
+                f = new GpuApp(a.pid(), a.name(), a.usedMiB(), "client".equals(role) ? "other" : role, a.probe(),
                         a.line(), a.excerpt());
             }
             out.add(f);
@@ -375,7 +394,8 @@ public final class FactBuilder {
         return new Intent(k, v, epoch, fromFile ? "intent.txt" : "operator", 0, k + "=" + v);
     }
 
-    private static void listen(ProbeOutput p, Sink sink) {
+    /** {@code ss -ltnp} or {@code netstat -ltnp}: each listening socket to {@code out}. */
+    private static void listen(ProbeOutput p, Sink sink, java.util.function.Consumer<Listener> out) {
         List<String> lines = sink.lines(p, 2);
         for (int i = 0; i < lines.size(); i++) {
             com.google.re2j.Matcher m = SS_LINE.matcher(lines.get(i));
@@ -385,7 +405,7 @@ public final class FactBuilder {
             int pid = m.group(3) != null ? Text.parseInt(m.group(3), -1)
                     : m.group(4) != null ? Text.parseInt(m.group(4), -1) : -1;
             String name = m.group(2) != null ? m.group(2) : m.group(5) != null ? m.group(5) : "";
-            sink.add(new Listener(Text.parseInt(m.group(1), -1), pid, name, p.name(), i + 1, Text.excerpt(lines.get(i))));
+            out.accept(new Listener(Text.parseInt(m.group(1), -1), pid, name, p.name(), i + 1, Text.excerpt(lines.get(i))));
         }
     }
 

@@ -253,7 +253,7 @@ final class LogParser {
     }
 
     /** Kinds that repeat by the hundred in a serving log: requests, batches, polls. */
-    private static final java.util.Set<String> ROUTINE = java.util.Set.of("access", "progress");
+    private static final java.util.Set<String> ROUTINE = java.util.Set.copyOf(Marker.ROUTINE_KINDS);
 
     /**
      * Of the routine lines of one run, only the first, the last and the last timestamped are facts:

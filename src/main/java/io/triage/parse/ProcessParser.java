@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
 /**
  * Reads {@code pgrep -fa} ({@code PID ARGS}) and {@code ps} output with a header line (any column order
  * among PID, PPID, STAT/S, ELAPSED/ETIMES/ETIME, RSS, and the command last). The probe's own command
- * lines ({@code timeout 10 bash -c pgrep …}, {@code grep}) are never taken for the server.
+ * lines ({@code timeout 10 bash -c pgrep …}, {@code grep}) are never taken for the server; a known client's
+ * (a benchmark, a curl loop, triage itself) comes back with role {@code client}, which the fact builder
+ * records as {@code other} with a note: the rules never see it as a server process.
  */
 final class ProcessParser {
     private static final Pattern PGREP_LINE = Pattern.compile("^\\s*(\\d+)\\s+(.+)$");

@@ -100,7 +100,7 @@ public final class ServeBench {
                 System.out.printf("  median of runs: p50 %.0f ms, p99 %.0f ms; errors %d of %d; heap after GC %d MiB%n",
                         median(p50s), median(p99s), errors, 50L * runs, heap >> 20);
 
-                Path bundle = Files.writeString(tmp.resolve("bundle.sh"), ProbeBundle.forTarget(null, null, null).script());
+                Path bundle = Files.writeString(tmp.resolve("bundle.sh"), io.triage.TestHome.bundle(null, null, null).script());
                 List<String> fleetHosts = lab.hosts().stream().filter(h -> h.startsWith("lab-")).toList();
                 Path users = Files.writeString(tmp.resolve("users.txt"), String.join("\n", fleetHosts) + "\n");
                 String sweepBody = JSON.writeValueAsString(java.util.Map.of("hosts", fleetHosts));

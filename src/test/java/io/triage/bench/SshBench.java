@@ -36,7 +36,7 @@ public final class SshBench {
             long[] ours = new long[runs];
             long[] openssh = new long[runs];
             for (int i = -2; i < runs; i++) {
-                ProbeBundle b = ProbeBundle.forTarget("sglang", 1, log.toString());
+                ProbeBundle b = io.triage.TestHome.bundle("sglang", 1, log.toString());
                 long s = System.nanoTime();
                 SshCollector.Look look = c.look(t, b, Map.of());
                 Diagnosis d = triage.diagnose(((SshCollector.Collected) look).capture(), Map.of());

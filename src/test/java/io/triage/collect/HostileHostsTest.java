@@ -43,7 +43,7 @@ class HostileHostsTest {
     private SshCollector.Look look(HostileSshd.Mode mode, Duration deadline) throws Exception {
         try (HostileSshd sshd = new HostileSshd(u -> mode, FLOOD_LIMIT); SshCollector c = collector(sshd, deadline)) {
             return assertTimeoutPreemptively(deadline.plusSeconds(60), () ->
-                    c.look(SshTarget.parse("ops@127.0.0.1:" + sshd.port()), ProbeBundle.forTarget("sglang", 30000, null), Map.of()));
+                    c.look(SshTarget.parse("ops@127.0.0.1:" + sshd.port()), io.triage.TestHome.bundle("sglang", 30000, null), Map.of()));
         }
     }
 
@@ -92,7 +92,7 @@ class HostileHostsTest {
             try (SshCollector c = new SshCollector(new SshCollector.Options(kh, false, List.of(),
                     Files.writeString(tmp.resolve("cfg"), "# none\n"), Duration.ofSeconds(2), Duration.ofSeconds(3), null))) {
                 SshCollector.Look look = assertTimeoutPreemptively(Duration.ofSeconds(60), () ->
-                        c.look(SshTarget.parse("ops@127.0.0.1:" + tarpit.getLocalPort()), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                        c.look(SshTarget.parse("ops@127.0.0.1:" + tarpit.getLocalPort()), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
                 SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class, look);
                 assertTrue(List.of("timeout", "deadline", "ssh-error").contains(f.failure().kind()), f.failure().toString());
             }
@@ -105,7 +105,7 @@ class HostileHostsTest {
 
     @Test
     void theStreamingReaderKeepsOnlyFramesOfTheBundlesOwnProbes() {
-        ProbeBundle b = ProbeBundle.forTarget("sglang", 30000, null);
+        ProbeBundle b = io.triage.TestHome.bundle("sglang", 30000, null);
         String tag = "@@" + b.nonce() + " ";
         String frames = "Welcome to the host!\n" + "x".repeat(BundleOutput.MAX_LINE + 10) + "\n"
                 + tag + "probe health rc=0 ms=12\n" + b64("200 0.01\n") + "\n" + b64("") + "\n"

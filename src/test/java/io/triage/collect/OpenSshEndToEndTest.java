@@ -28,7 +28,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * End to end against a real OpenSSH server on loopback: the test starts {@code sshd} on a free
  * 127.0.0.1 port with a generated host key, a generated ed25519 user key and its own config (no system
  * config touched), starts a small HTTP server standing in for an inference server, and diagnoses the
- * host for real after SIGKILL (killed externally) and SIGSTOP (hung). CI installs openssh-server; on
+ * host for real after SIGKILL (killed externally) and SIGSTOP (hung) — also with {@code triage diagnose} run as its
+ * own process on the same host, as a person on the GPU box would, whose command line names the port and must never
+ * be taken for the server. CI installs openssh-server; on
  * a machine without it the test is skipped, except under CI where that is a failure.
  */
 class OpenSshEndToEndTest {
@@ -102,7 +104,7 @@ class OpenSshEndToEndTest {
 
     private Diagnosis diagnose(int httpPort, Path log) throws IOException {
         try (SshCollector c = collector(knownHosts, false)) {
-            SshCollector.Look look = c.look(me(), ProbeBundle.forTarget("sglang", httpPort, log.toString()), Map.of());
+            SshCollector.Look look = c.look(me(), io.triage.TestHome.bundle("sglang", httpPort, log.toString()), Map.of());
             SshCollector.Collected got = assertInstanceOf(SshCollector.Collected.class, look, look.toString());
             assertEquals(1, c.execs());
             return TestHome.triage().diagnose(got.capture(), Map.of());
@@ -120,6 +122,49 @@ class OpenSshEndToEndTest {
         assertTrue(server.waitFor(10, TimeUnit.SECONDS));
         Diagnosis after = diagnose(httpPort, log);
         assertEquals("external-kill", after.cause(), new io.triage.explain.TextRenderer().render(after));
+    }
+
+    /**
+     * {@code triage diagnose} run as a person on the GPU box runs it: a process of its own on the host, whose command
+     * line names the server's port, looking at 127.0.0.1 over the real OpenSSH server.
+     */
+    private static com.fasterxml.jackson.databind.JsonNode diagnoseFromTheSameHost(int httpPort, Path log) throws Exception {
+        Path ssh = Files.writeString(dir.resolve("ssh_config_cli"), "# none\n");
+        // the class path from the environment, so the command line reads as a person's would (java … Main diagnose …)
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "io.triage.cli.Main", "--home", TestHome.HOME.toString(), "diagnose", me().toString(), "--server", "sglang",
+                "--port", String.valueOf(httpPort), "--log", log.toString(), "-i", userKey.toString(), "--known-hosts",
+                knownHosts.toString(), "--ssh-config", ssh.toString(), "--format", "json");
+        pb.environment().put("CLASSPATH", io.triage.ChildProcess.absoluteClassPath());
+        // its own rule cache and redaction key, under the test's directory
+        pb.environment().put("XDG_CACHE_HOME", dir.resolve("cli-cache").toString());
+        pb.environment().put("XDG_CONFIG_HOME", dir.resolve("cli-config").toString());
+        io.triage.ChildProcess.Result r = io.triage.ChildProcess.run(pb, Duration.ofSeconds(180));
+        assertEquals(0, r.code(), r.err() + r.out());
+        com.fasterxml.jackson.databind.JsonNode d = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertTrue(d.path("diagnosis").isObject(), r.out());
+        return d.path("diagnosis");
+    }
+
+    @Test
+    void triageRunOnTheGpuHostItselfIsNeverTakenForTheServer() throws Exception {
+        int httpPort = freePort();
+        Path log = dir.resolve("same-host.log");
+        Process server = startServer(httpPort, log);
+        try {
+            com.fasterxml.jackson.databind.JsonNode before = diagnoseFromTheSameHost(httpPort, log);
+            assertEquals("healthy", before.path("cause").asText(), before.toPrettyString());
+            run("kill", "-9", String.valueOf(server.pid()));
+            assertTrue(server.waitFor(10, TimeUnit.SECONDS));
+            // the only process left naming the port is triage itself (and its probes): a client, not the server
+            com.fasterxml.jackson.databind.JsonNode after = diagnoseFromTheSameHost(httpPort, log);
+            assertEquals("external-kill", after.path("cause").asText(), after.toPrettyString());
+            // and it was seen, and set aside as a client: not merely left out of the listing
+            assertTrue(after.path("coverage").toString().contains("is a client of the server, not the server (processes.yaml"
+                    + " clients), though its command line names port " + httpPort), after.path("coverage").toPrettyString());
+        } finally {
+            server.destroyForcibly();
+        }
     }
 
     @Test
@@ -144,19 +189,19 @@ class OpenSshEndToEndTest {
                 + PublicKeyEntry.toString(LocalSshd.ed25519().getPublic()) + "\n");
         try (SshCollector c = collector(wrong, true)) {
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(me(), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             assertEquals("host-key-changed", f.failure().kind());
         }
         Path empty = dir.resolve("empty_known_hosts");
         try (SshCollector c = collector(empty, false)) {
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(me(), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             assertEquals("host-key-unknown", f.failure().kind());
             assertFalse(Files.exists(empty) && Files.readString(empty).contains("127.0.0.1"), "nothing recorded without --accept-new");
         }
         try (SshCollector c = collector(knownHosts, false)) {
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(SshTarget.parse("u@127.0.0.1:" + freePort()), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(SshTarget.parse("u@127.0.0.1:" + freePort()), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             assertEquals("unreachable", f.failure().kind());
         }
     }
@@ -166,12 +211,12 @@ class OpenSshEndToEndTest {
         Path marker = dir.resolve("pwned");
         for (String log : new String[] {"/tmp/x; touch " + marker, "/tmp/$(touch " + marker + ")", "/tmp/`touch " + marker + "`"}) {
             org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                    () -> ProbeBundle.forTarget("sglang", 1, log));
+                    () -> io.triage.TestHome.bundle("sglang", 1, log));
         }
         Path odd = Files.writeString(dir.resolve("a b,c=d+e.log"), "hello\n");
         try (SshCollector c = collector(knownHosts, false)) {
             SshCollector.Collected got = assertInstanceOf(SshCollector.Collected.class,
-                    c.look(me(), ProbeBundle.forTarget("sglang", 1, odd.toString()), Map.of()));
+                    c.look(me(), io.triage.TestHome.bundle("sglang", 1, odd.toString()), Map.of()));
             assertEquals("hello\n", got.capture().probes().get("log_tail").out());
         }
         assertFalse(Files.exists(marker));
@@ -203,13 +248,13 @@ class OpenSshEndToEndTest {
             assertEquals(0, p.waitFor(), out);
             try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts, false, List.of(key),
                     Files.writeString(dir.resolve("ssh_config2"), "# none\n"), Duration.ofSeconds(10), Duration.ofSeconds(60), sock))) {
-                SshCollector.Look look = c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                SshCollector.Look look = c.look(me(), io.triage.TestHome.bundle("sglang", 1, null), Map.of());
                 assertInstanceOf(SshCollector.Collected.class, look, look.toString());
             }
             try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts, false, List.of(key),
                     dir.resolve("ssh_config2"), Duration.ofSeconds(10), Duration.ofSeconds(60), null))) {
                 SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                        c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of()), "without the agent the key is unusable");
+                        c.look(me(), io.triage.TestHome.bundle("sglang", 1, null), Map.of()), "without the agent the key is unusable");
                 assertEquals("auth-refused", f.failure().kind());
             }
         } finally {
@@ -228,7 +273,7 @@ class OpenSshEndToEndTest {
                 Files.writeString(dir.resolve("authorized_keys"), authorized + Files.readString(dir.resolve("key_" + type[0] + ".pub")));
                 try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts, false, List.of(key),
                         Files.writeString(dir.resolve("ssh_config3"), "# none\n"), Duration.ofSeconds(10), Duration.ofSeconds(60), null))) {
-                    SshCollector.Look look = c.look(me(), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                    SshCollector.Look look = c.look(me(), io.triage.TestHome.bundle("sglang", 1, null), Map.of());
                     assertInstanceOf(SshCollector.Collected.class, look, type[0] + ": " + look);
                 }
             }

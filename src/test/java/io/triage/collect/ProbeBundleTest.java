@@ -25,7 +25,16 @@ class ProbeBundleTest {
     Path tmp;
 
     static String bash(String script) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("bash", "-s").redirectErrorStream(false).start();
+        return bash(script, null);
+    }
+
+    /** Runs the script with {@code bin} (when not null) first on the PATH: stand-ins for the host's tools. */
+    static String bash(String script, Path bin) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-s").redirectErrorStream(false);
+        if (bin != null) {
+            pb.environment().put("PATH", bin + ":" + pb.environment().getOrDefault("PATH", "/usr/bin:/bin"));
+        }
+        Process p = pb.start();
         p.getOutputStream().write(script.getBytes(StandardCharsets.UTF_8));
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -37,7 +46,7 @@ class ProbeBundleTest {
     void everyProbeComesBackFramedWithItsExitCodeAndOutputs() throws Exception {
         Path log = Files.writeString(tmp.resolve("server.log"), "[2026-11-30 00:30:55] server_args=ServerArgs(port=30000)\n"
                 + "binary \u0001 bytes and 'quotes' and $(not run)\n");
-        ProbeBundle b = ProbeBundle.forTarget("sglang", 1, log.toString());
+        ProbeBundle b = io.triage.TestHome.bundle("sglang", 1, log.toString());
         Capture c = BundleOutput.parse("local", b, bash(b.script()), Map.of(), List.of());
         for (ProbeBundle.Probe p : ProbeBundle.STANDARD) {
             assertTrue(c.probes().containsKey(p.name()), "missing " + p.name() + " in " + c.probes().keySet());
@@ -57,7 +66,7 @@ class ProbeBundleTest {
     void aLogPathWithSpacesIsReadAsOnePath() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("a dir, with=odd+chars"));
         Path log = Files.writeString(dir.resolve("server log.txt"), "hello from the log\n");
-        ProbeBundle b = ProbeBundle.forTarget("vllm", 8000, log.toString());
+        ProbeBundle b = io.triage.TestHome.bundle("vllm", 8000, log.toString());
         Capture c = BundleOutput.parse("local", b, bash(b.script()), Map.of(), List.of());
         assertEquals("hello from the log\n", c.probes().get("log_tail").out());
     }
@@ -68,10 +77,10 @@ class ProbeBundleTest {
                 "/var/log/x\nrm -rf ~", "/var/log/x|sh", "/var/log/x&&id", "/var/log/\"x\"", "--help",
                 "/var/../../etc/shadow/..", "/var/log/a\u0000b"};
         for (String l : logs) {
-            assertThrows(IllegalArgumentException.class, () -> ProbeBundle.forTarget("sglang", 30000, l), l);
+            assertThrows(IllegalArgumentException.class, () -> io.triage.TestHome.bundle("sglang", 30000, l), l);
         }
         for (String s : new String[] {"sglang; id", "$(id)", "vllm`id`", "--server", "tgi\n"}) {
-            assertThrows(IllegalArgumentException.class, () -> ProbeBundle.forTarget(s, 30000, null), s);
+            assertThrows(IllegalArgumentException.class, () -> io.triage.TestHome.bundle(s, 30000, null), s);
         }
         for (String p : new String[] {"0", "65536", "30000; id", "$(id)", "-1", "30000\n", "", " 80"}) {
             assertThrows(IllegalArgumentException.class, () -> ProbeBundle.parsePort(p), p);
@@ -90,10 +99,20 @@ class ProbeBundleTest {
         assertFalse(Files.exists(marker), "a quoted value was executed");
     }
 
+    /** A directory of stand-ins for {@code ss} and {@code pgrep} that see nothing: a host with no server at all. */
+    private Path nothingListens() throws IOException {
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        for (String tool : List.of("ss", "pgrep")) {
+            Path t = Files.writeString(bin.resolve(tool), "#!/bin/sh\nexit 1\n");
+            assertTrue(t.toFile().setExecutable(true));
+        }
+        return bin;
+    }
+
     @Test
     void withoutAPortOrLogTheScriptSaysWhatItAssumed() throws Exception {
-        ProbeBundle b = ProbeBundle.forTarget("vllm", null, null);
-        Capture c = BundleOutput.parse("local", b, bash(b.script()), Map.of(), List.of());
+        ProbeBundle b = io.triage.TestHome.bundle("vllm", null, null);
+        Capture c = BundleOutput.parse("local", b, bash(b.script(), nothingListens()), Map.of(), List.of());
         assertEquals("8000", c.target().get("port"));
         assertTrue(c.notes().stream().anyMatch(n -> n.startsWith("assumed")), c.notes().toString());
         assertFalse(c.probes().containsKey("log_tail"), "no log to read");
@@ -102,7 +121,7 @@ class ProbeBundleTest {
 
     @Test
     void aForgedFrameInsideAnOutputIsJustData() throws Exception {
-        ProbeBundle b = ProbeBundle.forTarget("sglang", 1, Files.writeString(tmp.resolve("l"), "x\n").toString());
+        ProbeBundle b = io.triage.TestHome.bundle("sglang", 1, Files.writeString(tmp.resolve("l"), "x\n").toString());
         String noisy = "Welcome banner\n@@deadbeef probe health rc=0 ms=1\n" + bash(b.script());
         Capture c = BundleOutput.parse("local", b, noisy, Map.of(), List.of());
         assertEquals(7, c.probes().get("health").rc());
@@ -113,7 +132,7 @@ class ProbeBundleTest {
         Process fake = new ProcessBuilder("bash", "-c", "exec -a 'python3 -m sglang.launch_server --port 31998' sleep 60").start();
         try {
             Thread.sleep(300);
-            ProbeBundle b = ProbeBundle.forTarget("sglang", null, null);
+            ProbeBundle b = io.triage.TestHome.bundle("sglang", null, null);
             Capture c = BundleOutput.parse("local", b, bash(b.script()), Map.of(), List.of());
             assertEquals("31998", c.target().get("port"), c.notes().toString());
             assertTrue(c.notes().stream().anyMatch(n -> n.contains("discovered on the host: port=31998") && n.contains("command line")),
@@ -125,17 +144,17 @@ class ProbeBundleTest {
 
     @Test
     void aDeviceOrATerminalIsNeverReadAsTheLog() throws Exception {
-        ProbeBundle b = ProbeBundle.forTarget("sglang", 1, "/dev/zero");
+        ProbeBundle b = io.triage.TestHome.bundle("sglang", 1, "/dev/zero");
         Capture c = BundleOutput.parse("local", b, bash(b.script()), Map.of(), List.of());
         assertFalse(c.probes().containsKey("log_tail"), "tail of /dev/zero must not run");
-        ProbeBundle missing = ProbeBundle.forTarget("sglang", 1, tmp.resolve("no-such.log").toString());
+        ProbeBundle missing = io.triage.TestHome.bundle("sglang", 1, tmp.resolve("no-such.log").toString());
         Capture m = BundleOutput.parse("local", missing, bash(missing.script()), Map.of(), List.of());
         assertEquals(1, m.probes().get("log_tail").rc(), "a missing file is read, and its absence reported");
     }
 
     @Test
     void discoveryLinesFromTheHostCannotSetOtherTargetFields() {
-        ProbeBundle b = ProbeBundle.forTarget(null, null, null);
+        ProbeBundle b = io.triage.TestHome.bundle(null, null, null);
         String n = "@@" + b.nonce() + " ";
         Capture c = BundleOutput.parse("x", b, n + "discovered port=8000 pid=12\n"
                 + n + "discovered log=/tmp/my logs/srv port=abc server=tgi.log pid=12\n"

@@ -58,7 +58,7 @@ class SshCollectorTest {
                 + "[2026-11-30 00:31:01] The server is fired up and ready to roll!\n"
                 + "INFO:     127.0.0.1:43912 - \"POST /v1/completions HTTP/1.1\" 200 OK\n");
         try (LocalSshd sshd = new LocalSshd(null); SshCollector c = collector(knownHosts(sshd), false, sshd, Duration.ofSeconds(60))) {
-            SshCollector.Look look = c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, log.toString()), Map.of());
+            SshCollector.Look look = c.look(target(sshd), io.triage.TestHome.bundle("sglang", 1, log.toString()), Map.of());
             SshCollector.Collected got = assertInstanceOf(SshCollector.Collected.class, look, look.toString());
             assertEquals(1, c.execs(), "one exec per look");
             for (ProbeBundle.Probe p : ProbeBundle.STANDARD) {
@@ -82,17 +82,17 @@ class SshCollectorTest {
             Path kh = tmp.resolve("kh");
             try (SshCollector c = collector(kh, false, sshd, Duration.ofSeconds(30))) {
                 SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                        c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                        c.look(target(sshd), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
                 assertEquals("host-key-unknown", f.failure().kind(), f.failure().toString());
                 assertTrue(f.failure().check().contains("[127.0.0.1]:" + sshd.port() + " ssh-ed25519 "), f.failure().check());
                 assertTrue(f.failure().check().contains("--accept-new"));
             }
             try (SshCollector c = collector(kh, true, sshd, Duration.ofSeconds(30))) {
-                assertInstanceOf(SshCollector.Collected.class, c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                assertInstanceOf(SshCollector.Collected.class, c.look(target(sshd), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             }
             assertTrue(Files.readString(kh).contains("[127.0.0.1]:" + sshd.port()), "recorded");
             try (SshCollector c = collector(kh, false, sshd, Duration.ofSeconds(30))) {
-                assertInstanceOf(SshCollector.Collected.class, c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                assertInstanceOf(SshCollector.Collected.class, c.look(target(sshd), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             }
         }
     }
@@ -104,7 +104,7 @@ class SshCollectorTest {
                     + PublicKeyEntry.toString(LocalSshd.ed25519().getPublic()) + "\n");
             try (SshCollector c = collector(kh, true, sshd, Duration.ofSeconds(30))) {
                 SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                        c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                        c.look(target(sshd), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
                 assertEquals("host-key-changed", f.failure().kind(), f.failure().toString());
                 assertTrue(f.failure().message().contains("CHANGED"));
             }
@@ -116,7 +116,7 @@ class SshCollectorTest {
         try (LocalSshd sshd = new LocalSshd(null); SshCollector c = collector(knownHosts(sshd), false, null, Duration.ofSeconds(30))) {
             c.addIdentity(LocalSshd.ed25519());
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(target(sshd), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             assertEquals("auth-refused", f.failure().kind(), f.failure().toString());
         }
     }
@@ -129,10 +129,10 @@ class SshCollectorTest {
         }
         try (SshCollector c = collector(tmp.resolve("kh"), false, null, Duration.ofSeconds(30))) {
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(SshTarget.parse("u@127.0.0.1:" + closed), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(SshTarget.parse("u@127.0.0.1:" + closed), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             assertEquals("unreachable", f.failure().kind(), f.failure().toString());
             SshCollector.Failed d = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(SshTarget.parse("u@no-such-host.invalid:22"), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(SshTarget.parse("u@no-such-host.invalid:22"), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             assertEquals("dns", d.failure().kind(), d.failure().toString());
         }
     }
@@ -149,7 +149,7 @@ class SshCollectorTest {
         };
         try (LocalSshd sshd = new LocalSshd(never); SshCollector c = collector(knownHosts(sshd), false, sshd, Duration.ofSeconds(2))) {
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(target(sshd), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             assertEquals("deadline", f.failure().kind(), f.failure().toString());
         }
     }
@@ -174,7 +174,7 @@ class SshCollectorTest {
                     "  IdentityFile " + key, ""));
             try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts(sshd), false, List.of(), config,
                     Duration.ofSeconds(5), Duration.ofSeconds(60)))) {
-                SshCollector.Look look = c.look(SshTarget.parse("gpu-box"), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                SshCollector.Look look = c.look(SshTarget.parse("gpu-box"), io.triage.TestHome.bundle("sglang", 1, null), Map.of());
                 assertInstanceOf(SshCollector.Collected.class, look, look.toString());
             }
         }
@@ -187,7 +187,7 @@ class SshCollectorTest {
             io.triage.lab.LabKeys.save(sshd.clientKey, key);
             try (SshCollector c = new SshCollector(new SshCollector.Options(knownHosts(sshd), false, List.of(key),
                     writeEmptyConfig(), Duration.ofSeconds(5), Duration.ofSeconds(60)))) {
-                assertInstanceOf(SshCollector.Collected.class, c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                assertInstanceOf(SshCollector.Collected.class, c.look(target(sshd), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             }
         }
     }
@@ -202,7 +202,7 @@ class SshCollectorTest {
             });
             try (SshCollector c = collector(knownHosts(sshd), false, sshd, Duration.ofSeconds(30))) {
                 assertInstanceOf(SshCollector.Collected.class,
-                        c.look(SshTarget.parse("127.0.0.1:" + sshd.port()), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                        c.look(SshTarget.parse("127.0.0.1:" + sshd.port()), io.triage.TestHome.bundle("sglang", 1, null), Map.of()));
             }
             assertEquals(System.getProperty("user.name"), seen.get());
         }

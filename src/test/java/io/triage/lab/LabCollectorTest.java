@@ -35,7 +35,7 @@ class LabCollectorTest {
                 collector.addIdentity(key);
                 LabHost host = lab.host("gpu-never-launched").orElseThrow();
                 SshCollector.Look look = collector.look(new SshTarget(host.name(), LabServer.ADDRESS, lab.port()),
-                        ProbeBundle.forTarget(null, null, null), host.intent());
+                        io.triage.TestHome.bundle(null, null, null), host.intent());
                 SshCollector.Collected c = assertInstanceOf(SshCollector.Collected.class, look, look.toString());
                 assertEquals(1, c.execs());
                 Diagnosis live = TestHome.triage().diagnose(c.capture(), Map.of());

@@ -68,7 +68,7 @@ class LabRobustnessTest {
         start(LabServer.Config.forHome(TestHome.HOME).withFleet("lab", 200));
         List<String> fleet = lab.hosts().stream().filter(h -> h.startsWith("lab-")).toList();
         assertEquals(200, fleet.size());
-        ProbeBundle bundle = ProbeBundle.forTarget(null, null, null);
+        ProbeBundle bundle = io.triage.TestHome.bundle(null, null, null);
         long t0 = System.nanoTime();
         List<ConnectFuture> connects = new ArrayList<>();
         for (String h : fleet) {
@@ -139,7 +139,7 @@ class LabRobustnessTest {
     @Test
     void clientsThatLeaveMidOutputDoNotHurtTheLab() throws Exception {
         start(LabServer.Config.empty().withCapture(bigCapture()));
-        ProbeBundle bundle = ProbeBundle.forTarget("sglang", null, null);
+        ProbeBundle bundle = io.triage.TestHome.bundle("sglang", null, null);
         for (int round = 0; round < 10; round++) {
             ClientSession s = ssh.connect(lab, "big-host");
             CountDownLatch someOutput = new CountDownLatch(1);
@@ -197,7 +197,7 @@ class LabRobustnessTest {
             assertEquals(0, date.status());
             assertEquals(Files.readString(seed.resolve("date.out")), date.out());
 
-            ProbeBundle bundle = ProbeBundle.forTarget("sglang", null, null);
+            ProbeBundle bundle = io.triage.TestHome.bundle("sglang", null, null);
             byte[] script = bundle.script().getBytes(StandardCharsets.UTF_8);
             byte[] scriptThenJunk = Arrays.copyOf(script, script.length + junk.length);
             System.arraycopy(junk, 0, scriptThenJunk, script.length, junk.length);

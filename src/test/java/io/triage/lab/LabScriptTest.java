@@ -16,7 +16,7 @@ class LabScriptTest {
 
     @Test
     void theBundleScriptIsRecognisedWithItsNonceValuesAndProbesInOrder() {
-        ProbeBundle b = ProbeBundle.forTarget("vllm", 8001, "/srv/a log, v2.txt");
+        ProbeBundle b = io.triage.TestHome.bundle("vllm", 8001, "/srv/a log, v2.txt");
         BundleScript s = BundleScript.parse(b.script()).orElseThrow();
         assertEquals(b.nonce(), s.nonce());
         assertEquals("8001", s.port());
@@ -28,7 +28,7 @@ class LabScriptTest {
 
     @Test
     void emptyTargetValuesStayEmpty() {
-        BundleScript s = BundleScript.parse(ProbeBundle.forTarget(null, null, null).script()).orElseThrow();
+        BundleScript s = BundleScript.parse(io.triage.TestHome.bundle(null, null, null).script()).orElseThrow();
         assertEquals("", s.port());
         assertEquals("", s.log());
         assertEquals("", s.server());
@@ -50,7 +50,7 @@ class LabScriptTest {
         assertEquals(BundleScript.Exec.Kind.STDIN, BundleScript.classify("sh -s").kind());
         assertEquals(BundleScript.Exec.Kind.OTHER, BundleScript.classify("bash -s; rm -rf /").kind());
         assertEquals(BundleScript.Exec.Kind.OTHER, BundleScript.classify("nvidia-smi").kind());
-        String script = ProbeBundle.forTarget("sglang", null, null).script();
+        String script = io.triage.TestHome.bundle("sglang", null, null).script();
         BundleScript.Exec c = BundleScript.classify("bash -c " + ProbeBundle.quote(script));
         assertEquals(BundleScript.Exec.Kind.SCRIPT, c.kind());
         assertEquals(script, c.text());

@@ -59,7 +59,7 @@ class LabServerTest {
 
     @Test
     void theProbeBundleComesBackAsTheRecordedHostAnsweredIt() throws Exception {
-        ProbeBundle bundle = ProbeBundle.forTarget("sglang", null, null);
+        ProbeBundle bundle = io.triage.TestHome.bundle("sglang", null, null);
         SshTestClient.Result r;
         try (ClientSession s = ssh.connect(lab, SEED_HOST)) {
             r = SshTestClient.exec(s, bundle.script(), null);
@@ -72,7 +72,7 @@ class LabServerTest {
 
     @Test
     void theProbeBundleOnStdinOfBashS() throws Exception {
-        ProbeBundle bundle = ProbeBundle.forTarget("sglang", null, null);
+        ProbeBundle bundle = io.triage.TestHome.bundle("sglang", null, null);
         SshTestClient.Result r;
         try (ClientSession s = ssh.connect(lab, SEED_HOST)) {
             r = SshTestClient.exec(s, "bash -s", bundle.script().getBytes(StandardCharsets.UTF_8));
@@ -83,7 +83,7 @@ class LabServerTest {
 
     @Test
     void theProbeBundleAsTheArgumentOfBashC() throws Exception {
-        ProbeBundle bundle = ProbeBundle.forTarget(null, null, null);
+        ProbeBundle bundle = io.triage.TestHome.bundle(null, null, null);
         SshTestClient.Result r;
         try (ClientSession s = ssh.connect(lab, HEALTHY.getFileName().toString())) {
             r = SshTestClient.exec(s, "bash -c " + ProbeBundle.quote(bundle.script()), null);
@@ -96,7 +96,7 @@ class LabServerTest {
 
     @Test
     void givenTargetValuesAreNotRediscovered() throws Exception {
-        ProbeBundle bundle = ProbeBundle.forTarget("sglang", 31000, "/var/log/other.log");
+        ProbeBundle bundle = io.triage.TestHome.bundle("sglang", 31000, "/var/log/other.log");
         SshTestClient.Result r;
         try (ClientSession s = ssh.connect(lab, SEED_HOST)) {
             r = SshTestClient.exec(s, bundle.script(), null);

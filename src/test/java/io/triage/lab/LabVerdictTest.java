@@ -50,7 +50,7 @@ class LabVerdictTest {
 
     static void check(String name) throws Exception {
         LabHost host = lab.host(name).orElseThrow();
-        ProbeBundle bundle = ProbeBundle.forTarget(null, null, null);
+        ProbeBundle bundle = io.triage.TestHome.bundle(null, null, null);
         SshTestClient.Result r;
         try (ClientSession s = ssh.connect(lab, name)) {
             r = SshTestClient.exec(s, bundle.script(), null);

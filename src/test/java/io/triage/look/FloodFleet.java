@@ -41,7 +41,7 @@ public final class FloodFleet {
         List<HostLooks.Outcome> outcomes;
         long start = System.nanoTime();
         try (SshCollector collector = new SshCollector(o)) {
-            outcomes = new HostLooks(triage, collector).sweep(targets, ProbeBundle.forTarget("sglang", 30000, null),
+            outcomes = new HostLooks(triage, collector).sweep(targets, io.triage.TestHome.bundle("sglang", 30000, null),
                     Map.of(), null, 32, out -> System.out.println("host " + out.host() + " " + out.verdict()));
         }
         double sweepSeconds = (System.nanoTime() - start) / 1e9;

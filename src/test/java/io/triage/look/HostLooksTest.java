@@ -59,7 +59,7 @@ class HostLooksTest {
             for (String name : lab.hosts()) {
                 LabHost host = lab.host(name).orElseThrow();
                 HostLooks.Outcome o = looks.look(new SshTarget(name, LabServer.ADDRESS, lab.port()),
-                        ProbeBundle.forTarget(null, null, null), host.intent(), saves.resolve(name));
+                        io.triage.TestHome.bundle(null, null, null), host.intent(), saves.resolve(name));
                 assertNull(o.failure(), name + ": " + o.failure());
                 live.put(name, o.diagnosis());
             }
@@ -98,7 +98,7 @@ class HostLooksTest {
             Files.writeString(stale.resolve("dmesg.out"), "old\n");
             String name = lab.hosts().get(0);
             HostLooks.Outcome o = new HostLooks(TestHome.triage(), c).look(new SshTarget(name, LabServer.ADDRESS, lab.port()),
-                    ProbeBundle.forTarget(null, null, null), Map.of(), stale);
+                    io.triage.TestHome.bundle(null, null, null), Map.of(), stale);
             assertEquals("save-failed", o.failure().kind(), o.failure().toString());
             assertTrue(o.failure().message().contains("already exists and is not empty"), o.failure().message());
             assertEquals(0, c.execs(), "the host was not asked");
@@ -123,7 +123,7 @@ class HostLooksTest {
                 targets.add(new SshTarget(user, "127.0.0.1", hostile.port()));
             }
             List<HostLooks.Outcome> got = new HostLooks(TestHome.triage(), c).sweep(targets,
-                    ProbeBundle.forTarget(null, null, null), Map.of(), null, 8, o -> { });
+                    io.triage.TestHome.bundle(null, null, null), Map.of(), null, 8, o -> { });
             Map<String, String> verdicts = new HashMap<>();
             got.forEach(o -> verdicts.put(o.host().substring(0, o.host().indexOf('@')), o.verdict()));
             assertEquals(5, got.size());

@@ -1,0 +1,78 @@
+package io.triage.collect;
+
+import io.triage.knowledge.KnowledgeBase;
+import io.triage.knowledge.LogFilter;
+import io.triage.knowledge.PosixEre;
+import io.triage.knowledge.ProcessPatterns;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the probe script selects on a host, generated from the knowledge base so that the script and the
+ * client read the same catalogue: the log lines (from the markers), the process lines and the discovery of
+ * the server process (from {@code processes.yaml}). Nothing here is written by hand; a marker or a server
+ * added to {@code knowledge-base/} changes the script with no code change.
+ *
+ * @param servers the server kinds the catalogue knows ({@code --server} accepts these)
+ * @param log the fixed strings that select marker lines
+ * @param serverEre POSIX ERE: a command line of a server front end or worker (any server, or generic)
+ * @param frontendEre POSIX ERE: a command line of a server front end
+ * @param clientEre POSIX ERE: a command line of a known client (empty when none can be said in POSIX)
+ * @param commEre POSIX ERE: a kernel process name of a server (as {@code ss -p} and {@code /proc/PID/comm} show it)
+ * @param ignoreEre POSIX ERE: the probe's own tools and wrappers (empty when none can be said in POSIX)
+ * @param kindEre per server kind, POSIX ERE of that kind's front ends and workers (preferred when the kind is given)
+ * @param listingEre POSIX ERE over a whole {@code ps} line (the command line after the columns): server processes
+ *                   and known clients, so a reader of the listing sees both
+ */
+public record HostFilters(List<String> servers, LogFilter log, String serverEre, String frontendEre, String clientEre,
+                          String commEre, String ignoreEre, Map<String, String> kindEre, String listingEre) {
+    /** A command line's start inside a {@code ps} line: the line's start or the space after the last column. */
+    private static final String AFTER_COLUMNS = "(^|[[:space:]])";
+
+    public HostFilters {
+        servers = List.copyOf(servers);
+        kindEre = Map.copyOf(kindEre);
+    }
+
+    /**
+     * The filters of a knowledge base.
+     *
+     * @throws io.triage.knowledge.KnowledgeException when a pattern can be selected on a host neither by its POSIX
+     *         form nor by a fixed string it requires
+     */
+    public static HostFilters of(KnowledgeBase kb) {
+        ProcessPatterns p = kb.processes();
+        Map<String, String> kinds = new LinkedHashMap<>();
+        for (String k : p.servers()) {
+            List<String> r = p.serverRegexes(k);
+            if (!r.isEmpty()) {
+                kinds.put(k, PosixEre.union(r));
+            }
+        }
+        List<String> listed = new ArrayList<>(p.serverRegexes());
+        listed.addAll(p.clientRegexes());
+        return new HostFilters(p.servers(), LogFilter.of(kb.markers()), PosixEre.union(p.serverRegexes()),
+                PosixEre.union(p.frontendRegexes()), exclusion(p.clientRegexes()), PosixEre.union(p.commRegexes()),
+                exclusion(p.ignoreRegexes()), kinds, PosixEre.union(listed, AFTER_COLUMNS));
+    }
+
+    /**
+     * Patterns that rule a process out, in POSIX where they have a POSIX form; one without is left to the client
+     * (its literals, a much looser stand-in, could rule out the server itself). The POSIX form is itself a little
+     * looser (word boundaries are dropped), which can only make the script pass over a process the client then
+     * classifies from the listing.
+     */
+    private static String exclusion(List<String> regexes) {
+        List<String> kept = new ArrayList<>();
+        for (String r : regexes) {
+            if (PosixEre.translate(r).isPresent()) {
+                kept.add(r);
+            }
+        }
+        return kept.isEmpty() ? "" : PosixEre.union(kept);
+    }
+
+}
