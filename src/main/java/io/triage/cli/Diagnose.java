@@ -56,6 +56,10 @@ final class Diagnose implements Callable<Integer> {
     @Option(names = "--known-hosts", paramLabel = "FILE", description = "known_hosts file (default: ~/.ssh/known_hosts).")
     Path knownHosts;
 
+    @Option(names = {"-J", "--jump"}, paramLabel = "[USER@]HOST[:PORT][,…]",
+            description = "Reach every host through these jump hosts, in order (as ssh -J; overrides the SSH config's ProxyJump).")
+    String jump;
+
     @Option(names = "--accept-new", description = "Record unknown host keys in known_hosts (changed keys are always refused).")
     boolean acceptNew;
 
@@ -117,8 +121,15 @@ final class Diagnose implements Callable<Integer> {
                 java.util.concurrent.CompletableFuture.supplyAsync(() -> noRedact ? parent.triage().unredacted()
                         : parent.triage());
         SshCollector.Options defaults = SshCollector.Options.defaults();
-        SshCollector.Options opts = new SshCollector.Options(knownHosts != null ? knownHosts : defaults.knownHosts(),
-                acceptNew, identities, sshConfig, defaults.connectTimeout(), Duration.ofSeconds(deadlineSeconds));
+        SshCollector.Options opts;
+        try {
+            opts = new SshCollector.Options(knownHosts != null ? knownHosts : defaults.knownHosts(),
+                    acceptNew, identities, sshConfig, defaults.connectTimeout(), Duration.ofSeconds(deadlineSeconds))
+                    .withProxyJump(jump);
+        } catch (IllegalArgumentException e) {
+            err.println("triage: refused: " + e.getMessage());
+            return Main.BAD_INPUT;
+        }
         try (SshCollector collector = new SshCollector(opts)) {
             HostLooks looks = new HostLooks(triage, collector);
             if (targets.size() == 1) {
