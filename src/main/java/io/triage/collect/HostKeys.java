@@ -17,11 +17,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.PublicKey;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 /**
  * Verifies host keys against known_hosts files, and remembers, per look, why a key was refused: unknown (with
@@ -76,29 +74,24 @@ final class HostKeys extends KnownHostsServerKeyVerifier {
         setModifiedServerKeyAcceptor(this::refuseChanged);
     }
 
+    /**
+     * Every file is read for every session (kept in memory while unchanged), not once per client: the SSH
+     * config's UserKnownHostsFile differs from host to host, and a sweep looks at many hosts at once.
+     */
     @Override
-    protected Supplier<Collection<HostEntryPair>> getKnownHostSupplier(ClientSession session, Path file) {
-        Supplier<Collection<HostEntryPair>> primary = super.getKnownHostSupplier(session, file);
-        if (globalFiles == null) {
-            return primary; // called by the super constructor, before this class's fields are set
-        }
-        List<Path> more = new ArrayList<>(globalFiles);
+    public boolean verifyServerKey(ClientSession session, SocketAddress remote, PublicKey key) {
+        List<Path> files = new ArrayList<>();
+        files.add(getPath());
+        files.addAll(globalFiles);
         LookContext look = context(session);
         if (look != null) {
-            more.addAll(look.userFiles);
+            files.addAll(look.userFiles);
         }
-        more.remove(file);
-        if (more.isEmpty()) {
-            return primary;
+        List<HostEntryPair> all = new ArrayList<>();
+        for (Path p : new java.util.LinkedHashSet<>(files)) {
+            all.addAll(read(session, p));
         }
-        return () -> {
-            Collection<HostEntryPair> own = primary.get();
-            List<HostEntryPair> all = own == null ? new ArrayList<>() : new ArrayList<>(own);
-            for (Path p : more) {
-                all.addAll(read(session, p));
-            }
-            return all;
-        };
+        return acceptKnownHostEntries(session, remote, key, all);
     }
 
     /** The entries of a further file; a missing or unreadable file holds none, a bad line is skipped. */
