@@ -9,6 +9,9 @@ import io.triage.collect.SshTarget;
 import io.triage.explain.Diagnosis;
 import io.triage.explain.JsonRenderer;
 import io.triage.explain.TextRenderer;
+import io.triage.inventory.HostSelection;
+import io.triage.inventory.InventoryHost;
+import io.triage.inventory.Shard;
 import io.triage.look.HostLooks;
 import io.triage.look.HostLooks.Outcome;
 import io.triage.safety.Safe;
@@ -38,11 +41,23 @@ final class Diagnose implements Callable<Integer> {
     @ParentCommand
     Main parent;
 
-    @Parameters(paramLabel = "HOST", arity = "0..*", description = "user@host, host:port, or an SSH config alias.")
+    @Parameters(paramLabel = "HOST", arity = "0..*",
+            description = "user@host, host:port, an SSH config alias, or a pattern of aliases ('gpu-*').")
     List<String> hosts = new ArrayList<>();
 
     @Option(names = "--hosts", paramLabel = "FILE", description = "A file with one host per line (# comments).")
     Path hostsFile;
+
+    @Option(names = "--inventory", paramLabel = "FILE",
+            description = "An Ansible inventory, INI or YAML (groups, children, host ranges, ansible_host/port/user).")
+    Path inventory;
+
+    @Option(names = "--group", paramLabel = "NAME", description = "Only this inventory group and its children (repeatable).")
+    List<String> groups = new ArrayList<>();
+
+    @Option(names = "--shard", paramLabel = "I/N",
+            description = "Only shard I of N (I from 0): a stable slice by the hash of each host's name.")
+    String shard;
 
     @picocli.CommandLine.Mixin
     TargetOptions target = new TargetOptions();
@@ -88,19 +103,6 @@ final class Diagnose implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = parent.spec.commandLine().getOut();
         PrintWriter err = parent.spec.commandLine().getErr();
-        List<String> all = new ArrayList<>(hosts);
-        if (hostsFile != null) {
-            for (String line : Files.readAllLines(hostsFile)) {
-                String s = line.strip();
-                if (!s.isEmpty() && !s.startsWith("#")) {
-                    all.add(s);
-                }
-            }
-        }
-        if (all.isEmpty()) {
-            err.println("triage: no host given (HOST… or --hosts FILE)");
-            return Main.BAD_INPUT;
-        }
         if (deadlineSeconds < 1 || parallel < 1) {
             err.println("triage: --deadline and --parallel must be at least 1");
             return Main.BAD_INPUT;
@@ -108,12 +110,31 @@ final class Diagnose implements Callable<Integer> {
         List<SshTarget> targets = new ArrayList<>();
         ProbeBundle bundle;
         try {
-            for (String h : all) {
-                targets.add(SshTarget.parse(h));
+            HostSelection selection = HostSelection.of(new HostSelection.Request(hosts, hostsFile, inventory, groups,
+                    sshConfig != null ? sshConfig : Path.of(System.getProperty("user.home"), ".ssh", "config"),
+                    shard == null ? null : Shard.parse(shard)));
+            for (String p : selection.problems()) {
+                err.println("triage: " + Safe.forTerminal(p));
+            }
+            if (selection.total() == 0) {
+                err.println("triage: no host given (HOST…, --hosts FILE or --inventory FILE)");
+                return Main.BAD_INPUT;
+            }
+            if (shard != null) {
+                err.printf("triage: shard %s: %d of %d hosts%n", shard, selection.hosts().size(), selection.total());
+                if (selection.hosts().isEmpty()) {
+                    return Main.OK;
+                }
+            }
+            for (InventoryHost h : selection.hosts()) {
+                targets.add(h.target());
             }
             bundle = target.bundle();
         } catch (IllegalArgumentException e) {
-            err.println("triage: refused: " + e.getMessage());
+            err.println("triage: refused: " + Safe.forTerminal(e.getMessage()));
+            return Main.BAD_INPUT;
+        } catch (IOException e) {
+            err.println("triage: cannot read " + Safe.forTerminal(String.valueOf(e.getMessage())));
             return Main.BAD_INPUT;
         }
         // compile the rules while the first hosts are being looked at: both take a second or two cold
