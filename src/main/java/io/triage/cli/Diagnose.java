@@ -99,10 +99,31 @@ final class Diagnose implements Callable<Integer> {
     @Option(names = "--details", description = "With several hosts, print each diagnosis, not only the summary table.")
     boolean details;
 
+    /**
+     * The JSON writers, made once per run: a mapper made (or copied) per host rebuilds its serializers each
+     * time, which cost a sweep more CPU than its diagnoses, on the one thread that prints the results.
+     */
+    private static final class Json {
+        final com.fasterxml.jackson.databind.ObjectWriter pretty;
+        final com.fasterxml.jackson.databind.ObjectWriter compact;
+
+        Json() {
+            ObjectMapper m = new JsonRenderer().mapper();
+            pretty = m.writer();
+            compact = m.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+        }
+    }
+
+    /** Made in {@link #call()} for --format json only: picocli builds every command at start, whatever runs. */
+    private Json json;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = parent.spec.commandLine().getOut();
         PrintWriter err = parent.spec.commandLine().getErr();
+        if (format == Main.Format.json) {
+            json = new Json();
+        }
         if (deadlineSeconds < 1 || parallel < 1) {
             err.println("triage: --deadline and --parallel must be at least 1");
             return Main.BAD_INPUT;
@@ -203,10 +224,8 @@ final class Diagnose implements Callable<Integer> {
             } else {
                 doc.put("diagnosis", o.diagnosis());
             }
-            ObjectMapper m = new JsonRenderer().mapper();
             try {
-                out.println(pretty ? m.writeValueAsString(doc) : m.copy()
-                        .disable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+                out.println((pretty ? json.pretty : json.compact).writeValueAsString(doc));
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
