@@ -9,6 +9,9 @@ import io.triage.collect.SshTarget;
 import io.triage.explain.Diagnosis;
 import io.triage.explain.JsonRenderer;
 import io.triage.explain.TextRenderer;
+import io.triage.inventory.HostSelection;
+import io.triage.inventory.InventoryHost;
+import io.triage.inventory.Shard;
 import io.triage.look.HostLooks;
 import io.triage.look.HostLooks.Outcome;
 import io.triage.safety.Safe;
@@ -38,11 +41,23 @@ final class Diagnose implements Callable<Integer> {
     @ParentCommand
     Main parent;
 
-    @Parameters(paramLabel = "HOST", arity = "0..*", description = "user@host, host:port, or an SSH config alias.")
+    @Parameters(paramLabel = "HOST", arity = "0..*",
+            description = "user@host, host:port, an SSH config alias, or a pattern of aliases ('gpu-*').")
     List<String> hosts = new ArrayList<>();
 
     @Option(names = "--hosts", paramLabel = "FILE", description = "A file with one host per line (# comments).")
     Path hostsFile;
+
+    @Option(names = "--inventory", paramLabel = "FILE",
+            description = "An Ansible inventory, INI or YAML (groups, children, host ranges, ansible_host/port/user).")
+    Path inventory;
+
+    @Option(names = "--group", paramLabel = "NAME", description = "Only this inventory group and its children (repeatable).")
+    List<String> groups = new ArrayList<>();
+
+    @Option(names = "--shard", paramLabel = "I/N",
+            description = "Only shard I of N (I from 0): a stable slice by the hash of each host's name.")
+    String shard;
 
     @picocli.CommandLine.Mixin
     TargetOptions target = new TargetOptions();
@@ -55,6 +70,10 @@ final class Diagnose implements Callable<Integer> {
 
     @Option(names = "--known-hosts", paramLabel = "FILE", description = "known_hosts file (default: ~/.ssh/known_hosts).")
     Path knownHosts;
+
+    @Option(names = {"-J", "--jump"}, paramLabel = "[USER@]HOST[:PORT][,…]",
+            description = "Reach every host through these jump hosts, in order (as ssh -J; overrides the SSH config's ProxyJump).")
+    String jump;
 
     @Option(names = "--accept-new", description = "Record unknown host keys in known_hosts (changed keys are always refused).")
     boolean acceptNew;
@@ -80,22 +99,30 @@ final class Diagnose implements Callable<Integer> {
     @Option(names = "--details", description = "With several hosts, print each diagnosis, not only the summary table.")
     boolean details;
 
+    /**
+     * The JSON writers, made once per run: a mapper made (or copied) per host rebuilds its serializers each
+     * time, which cost a sweep more CPU than its diagnoses, on the one thread that prints the results.
+     */
+    private static final class Json {
+        final com.fasterxml.jackson.databind.ObjectWriter pretty;
+        final com.fasterxml.jackson.databind.ObjectWriter compact;
+
+        Json() {
+            ObjectMapper m = new JsonRenderer().mapper();
+            pretty = m.writer();
+            compact = m.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+        }
+    }
+
+    /** Made in {@link #call()} for --format json only: picocli builds every command at start, whatever runs. */
+    private Json json;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = parent.spec.commandLine().getOut();
         PrintWriter err = parent.spec.commandLine().getErr();
-        List<String> all = new ArrayList<>(hosts);
-        if (hostsFile != null) {
-            for (String line : Files.readAllLines(hostsFile)) {
-                String s = line.strip();
-                if (!s.isEmpty() && !s.startsWith("#")) {
-                    all.add(s);
-                }
-            }
-        }
-        if (all.isEmpty()) {
-            err.println("triage: no host given (HOST… or --hosts FILE)");
-            return Main.BAD_INPUT;
+        if (format == Main.Format.json) {
+            json = new Json();
         }
         if (deadlineSeconds < 1 || parallel < 1) {
             err.println("triage: --deadline and --parallel must be at least 1");
@@ -104,12 +131,31 @@ final class Diagnose implements Callable<Integer> {
         List<SshTarget> targets = new ArrayList<>();
         ProbeBundle bundle;
         try {
-            for (String h : all) {
-                targets.add(SshTarget.parse(h));
+            HostSelection selection = HostSelection.of(new HostSelection.Request(hosts, hostsFile, inventory, groups,
+                    sshConfig != null ? sshConfig : Path.of(System.getProperty("user.home"), ".ssh", "config"),
+                    shard == null ? null : Shard.parse(shard)));
+            for (String p : selection.problems()) {
+                err.println("triage: " + Safe.forTerminal(p));
+            }
+            if (selection.total() == 0) {
+                err.println("triage: no host given (HOST…, --hosts FILE or --inventory FILE)");
+                return Main.BAD_INPUT;
+            }
+            if (shard != null) {
+                err.printf("triage: shard %s: %d of %d hosts%n", shard, selection.hosts().size(), selection.total());
+                if (selection.hosts().isEmpty()) {
+                    return Main.OK;
+                }
+            }
+            for (InventoryHost h : selection.hosts()) {
+                targets.add(h.target());
             }
             bundle = target.bundle(parent.knowledge());
         } catch (IllegalArgumentException e) {
-            err.println("triage: refused: " + e.getMessage());
+            err.println("triage: refused: " + Safe.forTerminal(e.getMessage()));
+            return Main.BAD_INPUT;
+        } catch (IOException e) {
+            err.println("triage: cannot read " + Safe.forTerminal(String.valueOf(e.getMessage())));
             return Main.BAD_INPUT;
         }
         // compile the rules while the first hosts are being looked at: both take a second or two cold
@@ -117,8 +163,15 @@ final class Diagnose implements Callable<Integer> {
                 java.util.concurrent.CompletableFuture.supplyAsync(() -> noRedact ? parent.triage().unredacted()
                         : parent.triage());
         SshCollector.Options defaults = SshCollector.Options.defaults();
-        SshCollector.Options opts = new SshCollector.Options(knownHosts != null ? knownHosts : defaults.knownHosts(),
-                acceptNew, identities, sshConfig, defaults.connectTimeout(), Duration.ofSeconds(deadlineSeconds));
+        SshCollector.Options opts;
+        try {
+            opts = new SshCollector.Options(knownHosts != null ? knownHosts : defaults.knownHosts(),
+                    acceptNew, identities, sshConfig, defaults.connectTimeout(), Duration.ofSeconds(deadlineSeconds))
+                    .withProxyJump(jump);
+        } catch (IllegalArgumentException e) {
+            err.println("triage: refused: " + e.getMessage());
+            return Main.BAD_INPUT;
+        }
         try (SshCollector collector = new SshCollector(opts)) {
             HostLooks looks = new HostLooks(triage, collector);
             if (targets.size() == 1) {
@@ -171,10 +224,8 @@ final class Diagnose implements Callable<Integer> {
             } else {
                 doc.put("diagnosis", o.diagnosis());
             }
-            ObjectMapper m = new JsonRenderer().mapper();
             try {
-                out.println(pretty ? m.writeValueAsString(doc) : m.copy()
-                        .disable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+                out.println((pretty ? json.pretty : json.compact).writeValueAsString(doc));
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }

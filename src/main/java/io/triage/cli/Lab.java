@@ -40,25 +40,38 @@ final class Lab {
         @Option(names = "--fleet", defaultValue = "0", description = "Also serve N fleet hosts lab-1…lab-N cycling through the bundled captures.")
         int fleet;
 
+        @Option(names = "--latency", paramLabel = "TIME", defaultValue = "0",
+                description = "Round-trip time added to every exchange with the lab, e.g. 30ms (each direction gets half), "
+                        + "to measure sweeps as over a network (default: none).")
+        String latency;
+
         @Option(names = "--state", paramLabel = "DIR", description = "Where the lab keeps its host key, a client key and a known_hosts file (default: ~/.config/triage/lab).")
         Path state;
 
         @Override
         public Integer call() throws Exception {
             PrintWriter out = parent.spec.commandLine().getOut();
+            Duration rtt;
+            try {
+                rtt = duration(latency);
+            } catch (IllegalArgumentException e) {
+                parent.spec.commandLine().getErr().println("triage: refused: " + e.getMessage());
+                return Main.BAD_INPUT;
+            }
             Path home = Triage.findHome(parent.home);
             Path dir = state != null ? state : Path.of(System.getProperty("user.home"), ".config", "triage", "lab");
             Files.createDirectories(dir);
             KeyPair client = LabKeys.loadOrCreate(dir.resolve("client_key"));
             LabServer.Config config = LabServer.Config.forHome(home).withPort(port)
-                    .withHostKeyFile(dir.resolve("host_key")).withAuthorizedKey(client.getPublic());
+                    .withHostKeyFile(dir.resolve("host_key")).withAuthorizedKey(client.getPublic()).withLatency(rtt);
             if (fleet > 0) {
                 config = config.withFleet("lab", fleet);
             }
             try (LabServer lab = LabServer.start(config)) {
                 Path kh = dir.resolve("known_hosts");
                 Files.writeString(kh, lab.knownHostsLine() + "\n");
-                out.printf("Triage lab on %s:%d — host key %s%n", LabServer.ADDRESS, lab.port(), lab.hostKeyFingerprint());
+                out.printf("Triage lab on %s:%d — host key %s%s%n", LabServer.ADDRESS, lab.port(), lab.hostKeyFingerprint(),
+                        rtt.isZero() ? "" : " — round trip +" + rtt.toMillis() + " ms");
                 out.printf("password for ordinary ssh: %s%n", lab.password());
                 out.printf("known_hosts line: %s%n%n", lab.knownHostsLine());
                 for (String h : lab.hosts()) {
@@ -83,6 +96,22 @@ final class Lab {
             }
             return Main.OK;
         }
+    }
+
+    /** {@code 30ms}, {@code 0.5s}, or milliseconds as a bare number. */
+    static Duration duration(String text) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^([0-9]{1,6}(?:\\.[0-9]{1,3})?)(ms|s)?$")
+                .matcher(text == null ? "" : text.strip());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("a time is like 30ms or 0.5s, not '" + io.triage.safety.Safe.forTerminal(
+                    String.valueOf(text)) + "'");
+        }
+        double v = Double.parseDouble(m.group(1));
+        long ms = Math.round("s".equals(m.group(2)) ? v * 1000 : v);
+        if (ms > 10_000) {
+            throw new IllegalArgumentException("latency must be at most 10 s");
+        }
+        return Duration.ofMillis(ms);
     }
 
     @Command(name = "demo", mixinStandardHelpOptions = true,

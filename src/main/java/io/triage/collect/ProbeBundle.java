@@ -52,6 +52,23 @@ public final class ProbeBundle {
     /** Newest lines of routine markers (requests, throughput) the log probe returns: the rules read the newest few. */
     static final int ROUTINE_LINES = 10;
 
+    /**
+     * The kernel log: plain {@code dmesg -T}; when that is refused (kernel.dmesg_restrict), {@code sudo -n} (which
+     * fails at once rather than prompt, and stdin is /dev/null) and then the journal, plain and with sudo -n; the
+     * first line then names what answered ({@link io.triage.parse.KernelLogSource}). Nothing is written.
+     */
+    static final String DMESG = "o=$(dmesg -T 2>&1); rc=$?; case \"${o%%$'\\n'*}\" in *'Operation not permitted'*|"
+            + "*'read kernel buffer failed'*) rc=1;; esac; "
+            + "if [ $rc -ne 0 ] && command -v sudo >/dev/null 2>&1 && s=$(sudo -n dmesg -T 2>/dev/null) && [ -n \"$s\" ]; then "
+            + "echo '" + io.triage.parse.KernelLogSource.SUDO_DMESG.header() + "'; printf '%s\\n' \"$s\" | tail -200; exit 0; fi; "
+            + "if [ $rc -ne 0 ] && s=$(journalctl -k -n 200 --no-pager 2>/dev/null) && [ -n \"$s\" ] "
+            + "&& [ \"${s#-- No entries --}\" = \"$s\" ]; then "
+            + "echo '" + io.triage.parse.KernelLogSource.JOURNAL.header() + "'; printf '%s\\n' \"$s\"; exit 0; fi; "
+            + "if [ $rc -ne 0 ] && command -v sudo >/dev/null 2>&1 "
+            + "&& s=$(sudo -n journalctl -k -n 200 --no-pager 2>/dev/null) && [ -n \"$s\" ]; then "
+            + "echo '" + io.triage.parse.KernelLogSource.SUDO_JOURNAL.header() + "'; printf '%s\\n' \"$s\"; exit 0; fi; "
+            + "printf '%s\\n' \"$o\" | tail -200";
+
     /** The standard probes of the capture format, in the order they run. */
     public static final List<Probe> STANDARD = List.of(
             new Probe("date", "date -Is; uptime", 5),
@@ -66,7 +83,7 @@ public final class ProbeBundle {
             new Probe("log_tail", "tail -n 60 -- \"$T_LOG\"", 5),
             new Probe("log_markers", LOG_SELECTION, 10),
             new Probe("listen", "ss -ltnp 2>/dev/null || netstat -ltnp", 5),
-            new Probe("dmesg", "dmesg -T 2>&1 | tail -200", 5),
+            new Probe("dmesg", DMESG, 10),
             new Probe("nvidia_smi_full", "nvidia-smi", 10),
             // busy-hung: the server's own request counters; histogram buckets dropped, size capped
             new Probe("metrics", "curl -sS --max-time 3 \"http://127.0.0.1:$T_PORT/metrics\" | grep -v -E '_bucket[{ ]' "

@@ -5,9 +5,11 @@ import org.apache.sshd.client.SshClient;
 import org.apache.sshd.client.channel.ChannelExec;
 import org.apache.sshd.client.channel.ClientChannelEvent;
 import org.apache.sshd.client.config.hosts.ConfigFileHostEntryResolver;
+import org.apache.sshd.client.config.hosts.HostConfigEntry;
 import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
 import org.apache.sshd.client.future.ConnectFuture;
 import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.AttributeRepository;
 import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
 import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
 import org.apache.sshd.core.CoreModuleProperties;
@@ -46,18 +48,49 @@ public final class SshCollector implements AutoCloseable {
      * @param agentSocket an ssh-agent's Unix socket whose keys are offered too, or null
      * @param answerCap most bytes one host may send back, standard output and error together; a host that
      *                  sends more is cut off and its look fails as {@code output-cap}
+     * @param proxyJump jump hosts for every target ({@code -J user@bastion[:port][,…]}), overriding the SSH
+     *                  config's ProxyJump; null to use the config's
+     * @param globalKnownHosts known_hosts files read for every host besides {@code knownHosts} (only read, never
+     *                         written; missing ones skipped)
      */
     public record Options(Path knownHosts, boolean acceptNew, List<Path> identities, Path sshConfig,
-                          Duration connectTimeout, Duration deadline, Path agentSocket, long answerCap) {
+                          Duration connectTimeout, Duration deadline, Path agentSocket, long answerCap,
+                          String proxyJump, List<Path> globalKnownHosts) {
+        /** Where OpenSSH looks for the system-wide known hosts. */
+        public static final List<Path> GLOBAL_KNOWN_HOSTS =
+                List.of(Path.of("/etc/ssh/ssh_known_hosts"), Path.of("/etc/ssh/ssh_known_hosts2"));
+
         public Options {
             if (answerCap < 1) {
                 throw new IllegalArgumentException("the answer cap must be positive");
             }
+            if (proxyJump != null) {
+                proxyJump = JumpHosts.validate(proxyJump);
+            }
+            globalKnownHosts = List.copyOf(globalKnownHosts);
+        }
+
+        public Options(Path knownHosts, boolean acceptNew, List<Path> identities, Path sshConfig,
+                       Duration connectTimeout, Duration deadline, Path agentSocket, long answerCap) {
+            this(knownHosts, acceptNew, identities, sshConfig, connectTimeout, deadline, agentSocket, answerCap, null,
+                    GLOBAL_KNOWN_HOSTS);
         }
 
         public Options(Path knownHosts, boolean acceptNew, List<Path> identities, Path sshConfig,
                        Duration connectTimeout, Duration deadline, Path agentSocket) {
             this(knownHosts, acceptNew, identities, sshConfig, connectTimeout, deadline, agentSocket, MAX_ANSWER);
+        }
+
+        /** These options with jump hosts ({@code -J}), validated; null for the SSH config's. */
+        public Options withProxyJump(String jump) {
+            return new Options(knownHosts, acceptNew, identities, sshConfig, connectTimeout, deadline, agentSocket,
+                    answerCap, jump, globalKnownHosts);
+        }
+
+        /** These options with other global known_hosts files (none: an empty list). */
+        public Options withGlobalKnownHosts(List<Path> files) {
+            return new Options(knownHosts, acceptNew, identities, sshConfig, connectTimeout, deadline, agentSocket,
+                    answerCap, proxyJump, files);
         }
 
         /** Options with the ssh-agent of {@code SSH_AUTH_SOCK}, when there is one. */
@@ -113,7 +146,7 @@ public final class SshCollector implements AutoCloseable {
                 throw new IllegalArgumentException("cannot create the directory of " + options.knownHosts() + ": " + e.getMessage());
             }
         }
-        this.hostKeys = new HostKeys(options.knownHosts(), options.acceptNew());
+        this.hostKeys = new HostKeys(options.knownHosts(), options.globalKnownHosts(), options.acceptNew());
         client.setServerKeyVerifier(hostKeys);
         if (options.sshConfig() != null) {
             client.setHostConfigEntryResolver(new ConfigFileHostEntryResolver(options.sshConfig()));
@@ -174,26 +207,20 @@ public final class SshCollector implements AutoCloseable {
         long start = System.nanoTime();
         long deadlineNanos = start + options.deadline().toNanos();
         ClientSession session = null;
+        HostKeys.LookContext context = null;
         try {
-            // the port left open (0) lets the SSH config's Port apply (else 22); a user not given comes
-            // from the config's User, else the local user name
-            String user = target.user();
-            if (user == null) {
-                org.apache.sshd.client.config.hosts.HostConfigEntry e = client.getHostConfigEntryResolver()
-                        .resolveEffectiveHost(target.host(), Math.max(0, target.port()), null, null, null, null);
-                user = e != null && e.getUsername() != null && !e.getUsername().isEmpty() ? e.getUsername()
-                        : System.getProperty("user.name");
-            }
-            ConnectFuture cf = client.connect(user, target.host(), Math.max(0, target.port()));
+            HostConfigEntry entry = entry(target);
+            context = new HostKeys.LookContext(knownHostsFiles(entry));
+            ConnectFuture cf = client.connect(entry, AttributeRepository.ofKeyValuePair(HostKeys.LOOK, context), null);
             try {
                 session = cf.verify(step(deadlineNanos)).getSession();
             } catch (IOException e) {
-                return failed(target, classify(e, null), start);
+                return failed(target, classify(e, context, null), start);
             }
             try {
                 session.auth().verify(step(deadlineNanos));
             } catch (IOException e) {
-                return failed(target, classify(e, session), start);
+                return failed(target, classify(e, context, session), start);
             }
             // the answer is read as it streams in, against one budget for stdout and stderr together: a host
             // that floods either is cut off instead of filling this process's memory
@@ -256,7 +283,7 @@ public final class SshCollector implements AutoCloseable {
             }
             return new Collected(c, 1, Duration.ofNanos(System.nanoTime() - start));
         } catch (IOException | RuntimeException e) {
-            return failed(target, classify(e, session), start);
+            return failed(target, classify(e, context, session), start);
         } finally {
             if (session != null) {
                 session.close(false);
@@ -274,9 +301,49 @@ public final class SshCollector implements AutoCloseable {
         return Duration.ofNanos(Math.min(options.connectTimeout().toNanos(), left));
     }
 
-    private LookFailure classify(Throwable e, ClientSession session) {
+    /**
+     * The SSH config's entry for a target (HostName, User, Port, IdentityFile, ProxyJump, UserKnownHostsFile), as
+     * OpenSSH would resolve it: what the user typed wins over the config; {@code -J} wins over the config's
+     * ProxyJump. The port left open (-1) lets the config's Port apply, else 22; a user not given comes from the
+     * config's User, else the local user name.
+     */
+    HostConfigEntry entry(SshTarget target) throws IOException {
+        int port = Math.max(0, target.port());
+        HostConfigEntry e = client.getHostConfigEntryResolver()
+                .resolveEffectiveHost(target.host(), port, null, target.user(), null, null);
+        if (e == null) {
+            e = new HostConfigEntry("", target.host(), port > 0 ? port : 22, target.user());
+        }
+        if (e.getUsername() == null || e.getUsername().isEmpty()) {
+            e.setUsername(System.getProperty("user.name"));
+        }
+        if (options.proxyJump() != null) {
+            e.setProxyJump(options.proxyJump());
+        } else if (e.getProxyJump() != null && !e.getProxyJump().isBlank()) {
+            String jump = e.getProxyJump().strip();
+            // "none" turns off a ProxyJump set by a broader Host pattern, as in OpenSSH
+            e.setProxyJump(jump.equalsIgnoreCase("none") ? null : JumpHosts.validate(jump));
+        }
+        return e;
+    }
+
+    /** The config's UserKnownHostsFile(s) for this host, {@code ~} expanded: read besides the primary file. */
+    private static List<Path> knownHostsFiles(HostConfigEntry entry) {
+        List<Path> files = new ArrayList<>();
+        String user = entry.getProperty("UserKnownHostsFile");
+        if (user != null) {
+            for (String f : user.strip().split("[\\s,]+")) {
+                if (!f.isEmpty() && !f.equalsIgnoreCase("none")) {
+                    files.add(f.startsWith("~/") ? Path.of(System.getProperty("user.home"), f.substring(2)) : Path.of(f));
+                }
+            }
+        }
+        return files;
+    }
+
+    private LookFailure classify(Throwable e, HostKeys.LookContext context, ClientSession session) {
         String host = "";
-        HostKeys.Refusal r = hostKeys.refusal(session);
+        HostKeys.Refusal r = hostKeys.refusal(context, session);
         if (r != null && r.kind().equals("host-key-unknown")) {
             return new LookFailure(host, "host-key-unknown", "the host key is not in " + options.knownHosts()
                     + " (fingerprint " + r.fingerprint() + ")",

@@ -63,6 +63,8 @@ public final class LabServer implements AutoCloseable {
     private final String password;
     private final int port;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The delay line in front of the SSH port, or null without latency. */
+    private final LatencyLink link;
 
     /**
      * What to serve and how.
@@ -79,11 +81,18 @@ public final class LabServer implements AutoCloseable {
      * @param pacing when above zero, each probe of the bundle is answered after its recorded duration,
      *               capped at this, so that a client sees the probes arrive one after another as from a
      *               real host; zero answers the whole bundle at once
+     * @param latency when above zero, a round-trip time added to every exchange with the lab (each direction
+     *                delayed by half, in front of the SSH port), to measure clients as over a network; at most 10 s
      */
     public record Config(Path knowledgeBase, int port, Path hostKeyFile, List<PublicKey> authorizedKeys,
-                         List<Path> captures, String fleetBase, int fleetSize, String password, Duration pacing) {
+                         List<Path> captures, String fleetBase, int fleetSize, String password, Duration pacing,
+                         Duration latency) {
         public Config {
             pacing = pacing == null || pacing.isNegative() ? Duration.ZERO : pacing;
+            latency = latency == null ? Duration.ZERO : latency;
+            if (latency.isNegative() || latency.compareTo(Duration.ofSeconds(10)) > 0) {
+                throw new IllegalArgumentException("latency must be 0-10 s, not " + latency.toMillis() + " ms");
+            }
             authorizedKeys = List.copyOf(authorizedKeys == null ? List.of() : authorizedKeys);
             captures = List.copyOf(captures == null ? List.of() : captures);
             if (port < 0 || port > 65535) {
@@ -103,7 +112,7 @@ public final class LabServer implements AutoCloseable {
 
         /** The bundled lab hosts of a knowledge base ({@code <knowledgeBase>/lab/hosts.yaml}), on a free port. */
         public static Config of(Path knowledgeBase) {
-            return new Config(Objects.requireNonNull(knowledgeBase), 0, null, List.of(), List.of(), null, 0, null, Duration.ZERO);
+            return new Config(Objects.requireNonNull(knowledgeBase), 0, null, List.of(), List.of(), null, 0, null, Duration.ZERO, Duration.ZERO);
         }
 
         /** The bundled lab hosts of a Triage home (its {@code knowledge-base/}). */
@@ -113,22 +122,22 @@ public final class LabServer implements AutoCloseable {
 
         /** No bundled hosts: only the captures and fleet added to it. */
         public static Config empty() {
-            return new Config(null, 0, null, List.of(), List.of(), null, 0, null, Duration.ZERO);
+            return new Config(null, 0, null, List.of(), List.of(), null, 0, null, Duration.ZERO, Duration.ZERO);
         }
 
         public Config withPort(int p) {
-            return new Config(knowledgeBase, p, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, password, pacing);
+            return new Config(knowledgeBase, p, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, password, pacing, latency);
         }
 
         public Config withHostKeyFile(Path file) {
-            return new Config(knowledgeBase, port, file, authorizedKeys, captures, fleetBase, fleetSize, password, pacing);
+            return new Config(knowledgeBase, port, file, authorizedKeys, captures, fleetBase, fleetSize, password, pacing, latency);
         }
 
         /** Adds client keys to the authorised ones. */
         public Config withAuthorizedKeys(Collection<? extends PublicKey> keys) {
             List<PublicKey> all = new ArrayList<>(authorizedKeys);
             all.addAll(keys);
-            return new Config(knowledgeBase, port, hostKeyFile, all, captures, fleetBase, fleetSize, password, pacing);
+            return new Config(knowledgeBase, port, hostKeyFile, all, captures, fleetBase, fleetSize, password, pacing, latency);
         }
 
         public Config withAuthorizedKey(PublicKey key) {
@@ -139,7 +148,7 @@ public final class LabServer implements AutoCloseable {
         public Config withCaptures(Collection<Path> dirs) {
             List<Path> all = new ArrayList<>(captures);
             all.addAll(dirs);
-            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, all, fleetBase, fleetSize, password, pacing);
+            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, all, fleetBase, fleetSize, password, pacing, latency);
         }
 
         public Config withCapture(Path dir) {
@@ -148,21 +157,27 @@ public final class LabServer implements AutoCloseable {
 
         /** Adds hosts {@code <base>-1 … <base>-<size>} (numbered from 1). */
         public Config withFleet(String base, int size) {
-            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, base, size, password, pacing);
+            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, base, size, password, pacing, latency);
         }
 
         /** Answers each probe after its recorded duration, capped at {@code cap} (zero: all at once). */
         public Config withPacing(Duration cap) {
-            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, password, cap);
+            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, password, cap, latency);
+        }
+
+        /** Adds a round-trip time to every exchange with the lab (zero: none). */
+        public Config withLatency(Duration roundTrip) {
+            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, password,
+                    pacing, roundTrip);
         }
 
         public Config withPassword(String pw) {
-            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, pw, pacing);
+            return new Config(knowledgeBase, port, hostKeyFile, authorizedKeys, captures, fleetBase, fleetSize, pw, pacing, latency);
         }
     }
 
     private LabServer(SshServer server, ThreadPoolExecutor workers, List<String> names, Map<String, LabHost> hosts,
-                      PublicKey hostKey, String password, int port) {
+                      PublicKey hostKey, String password, int port, LatencyLink link) {
         this.server = server;
         this.workers = workers;
         this.names = names;
@@ -170,6 +185,7 @@ public final class LabServer implements AutoCloseable {
         this.hostKey = hostKey;
         this.password = password;
         this.port = port;
+        this.link = link;
     }
 
     /**
@@ -204,7 +220,8 @@ public final class LabServer implements AutoCloseable {
         SshServer sshd = SshServer.setUpDefaultServer();
         try {
             sshd.setHost(ADDRESS);
-            sshd.setPort(config.port());
+            boolean delayed = !config.latency().isZero();
+            sshd.setPort(delayed ? 0 : config.port());
             CoreModuleProperties.TCP_NODELAY.set(sshd, true);
             // a fleet load test connects hundreds of sessions at once: the default accept queue (50) would reset some
             CoreModuleProperties.SOCKET_BACKLOG.set(sshd, 1024);
@@ -227,8 +244,10 @@ public final class LabServer implements AutoCloseable {
             sshd.setCommandFactory((channel, command) -> new LabCommand(workers, find, command, boundPort.get(), config.pacing()));
             sshd.setShellFactory(channel -> new LabCommand(workers, find, null, boundPort.get(), config.pacing()));
             sshd.start();
-            boundPort.set(sshd.getPort());
-            return new LabServer(sshd, workers, names, lookup, key.getPublic(), pw, sshd.getPort());
+            LatencyLink link = delayed ? new LatencyLink(config.port(), sshd.getPort(), config.latency()) : null;
+            int port = link != null ? link.port() : sshd.getPort();
+            boundPort.set(port);
+            return new LabServer(sshd, workers, names, lookup, key.getPublic(), pw, port, link);
         } catch (IOException | RuntimeException e) {
             workers.shutdownNow();
             try {
@@ -372,6 +391,9 @@ public final class LabServer implements AutoCloseable {
             return;
         }
         try {
+            if (link != null) {
+                link.close();
+            }
             server.stop(true);
         } catch (IOException | RuntimeException e) {
             // closing anyway

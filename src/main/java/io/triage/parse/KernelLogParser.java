@@ -35,7 +35,15 @@ final class KernelLogParser {
     static void parse(ProbeOutput p, Sink sink, long year) {
         List<String> lines = sink.lines(p, PASSES);
         Set<Integer> oomPids = new HashSet<>();
-        for (int i = 0; i < lines.size(); i++) {
+        int first = 0;
+        if (!lines.isEmpty()) {
+            java.util.Optional<KernelLogSource> source = KernelLogSource.of(lines.get(0));
+            if (source.isPresent()) {
+                sink.note(source.get().note());
+                first = 1;
+            }
+        }
+        for (int i = first; i < lines.size(); i++) {
             String line = lines.get(i);
             long epoch = Timestamps.dmesg(line);
             Matcher m;

@@ -25,6 +25,11 @@ public final class OpenSshd implements AutoCloseable {
     }
 
     public OpenSshd() throws Exception {
+        this("ERROR");
+    }
+
+    /** @param logLevel sshd's LogLevel: VERBOSE names each key accepted, DEBUG1 each forwarding asked for */
+    public OpenSshd(String logLevel) throws Exception {
         dir = Files.createTempDirectory("triage-sshd");
         run("/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("host_key").toString());
         run("/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("user_key").toString());
@@ -38,7 +43,7 @@ public final class OpenSshd implements AutoCloseable {
                 "Port " + port, "ListenAddress 127.0.0.1", "HostKey " + dir.resolve("host_key"),
                 "AuthorizedKeysFile " + dir.resolve("authorized_keys"), "PasswordAuthentication no",
                 "KbdInteractiveAuthentication no", "PubkeyAuthentication yes", "UsePAM no", "StrictModes no",
-                "PermitRootLogin prohibit-password", "PidFile " + dir.resolve("sshd.pid"), "LogLevel ERROR", ""));
+                "PermitRootLogin prohibit-password", "PidFile " + dir.resolve("sshd.pid"), "LogLevel " + logLevel, ""));
         sshd = new ProcessBuilder("/usr/sbin/sshd", "-D", "-e", "-f", config.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("sshd.log").toFile()).start();
         knownHosts = Files.writeString(dir.resolve("known_hosts"), "[127.0.0.1]:" + port + " "
@@ -53,6 +58,11 @@ public final class OpenSshd implements AutoCloseable {
         }
         sshd.destroyForcibly();
         throw new IllegalStateException("sshd did not start: " + Files.readString(dir.resolve("sshd.log")));
+    }
+
+    /** What sshd has logged so far. */
+    public String log() throws IOException {
+        return Files.readString(dir.resolve("sshd.log"));
     }
 
     /** Runs a command and fails with its output when it exits non-zero. */

@@ -207,4 +207,50 @@ class SshCollectorTest {
             assertEquals(System.getProperty("user.name"), seen.get());
         }
     }
+
+    @Test
+    void aKeyInTheGlobalFileOrAUserKnownHostsFileIsTrustedAndAConflictThereIsAChangedKey() throws Exception {
+        try (LocalSshd sshd = new LocalSshd(null)) {
+            Path primary = tmp.resolve("primary_known_hosts"); // absent: the host is known elsewhere only
+            Path global = Files.writeString(tmp.resolve("ssh_known_hosts"), "# global\n"
+                    + "[127.0.0.1]:" + sshd.port() + " " + PublicKeyEntry.toString(sshd.hostPublicKey()) + "\n");
+            SshCollector.Options o = new SshCollector.Options(primary, false, List.of(), writeEmptyConfig(),
+                    Duration.ofSeconds(5), Duration.ofSeconds(60)).withGlobalKnownHosts(List.of(tmp.resolve("missing"), global));
+            try (SshCollector c = new SshCollector(o)) {
+                c.addIdentity(sshd.clientKey);
+                SshCollector.Look look = c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                assertInstanceOf(SshCollector.Collected.class, look, look.toString());
+            }
+            assertTrue(Files.notExists(primary), "a key found in the global file is not copied anywhere");
+
+            Path userFile = Files.writeString(tmp.resolve("team_known_hosts"),
+                    "[127.0.0.1]:" + sshd.port() + " " + PublicKeyEntry.toString(sshd.hostPublicKey()) + "\n");
+            Path config = Files.writeString(tmp.resolve("ukh_config"), String.join("\n", "Host gpu-box", "  HostName 127.0.0.1",
+                    "  Port " + sshd.port(), "  UserKnownHostsFile ~/.nonexistent_triage_file " + userFile, ""));
+            SshCollector.Options viaConfig = new SshCollector.Options(primary, false, List.of(), config,
+                    Duration.ofSeconds(5), Duration.ofSeconds(60)).withGlobalKnownHosts(List.of());
+            try (SshCollector c = new SshCollector(viaConfig)) {
+                c.addIdentity(sshd.clientKey);
+                SshCollector.Look look = c.look(SshTarget.parse(System.getProperty("user.name") + "@gpu-box"),
+                        ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                assertInstanceOf(SshCollector.Collected.class, look, look.toString());
+                SshCollector.Failed unknown = assertInstanceOf(SshCollector.Failed.class, c.look(target(sshd),
+                        ProbeBundle.forTarget("sglang", 1, null), Map.of()), "the file is the alias's, not every host's");
+                assertEquals("host-key-unknown", unknown.failure().kind());
+            }
+
+            Path conflicting = Files.writeString(tmp.resolve("conflicting_known_hosts"), "[127.0.0.1]:" + sshd.port() + " "
+                    + PublicKeyEntry.toString(LocalSshd.ed25519().getPublic()) + "\n");
+            SshCollector.Options conflict = new SshCollector.Options(primary, true, List.of(), writeEmptyConfig(),
+                    Duration.ofSeconds(5), Duration.ofSeconds(60)).withGlobalKnownHosts(List.of(conflicting));
+            try (SshCollector c = new SshCollector(conflict)) {
+                c.addIdentity(sshd.clientKey);
+                SshCollector.Look look = c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class, look, "another key for the host in the global "
+                        + "file is a changed key, even with --accept-new");
+                assertEquals("host-key-changed", f.failure().kind());
+            }
+            assertTrue(Files.notExists(primary), "a changed key is never recorded");
+        }
+    }
 }
