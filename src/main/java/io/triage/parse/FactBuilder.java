@@ -188,6 +188,7 @@ public final class FactBuilder {
         for (String name : List.of("docker_ps", "podman_ps")) {
             guarded(capture.probes().get(name), sink, p -> containers(p, kb.processes(), sink));
         }
+        SupervisorParsers.read(capture, kb.processes(), sink);
 
         Map<String, String> intent = new LinkedHashMap<>(capture.intent());
         intent.putAll(extraIntent);
@@ -312,7 +313,8 @@ public final class FactBuilder {
                 || name.contains("kern")) {
             return false;
         }
-        return name.startsWith("log") || name.endsWith("_log") || name.endsWith("logs") || name.startsWith("journal");
+        return name.startsWith("log") || name.endsWith("_log") || name.endsWith("logs") || name.startsWith("journal")
+                || name.startsWith("kubectl_logs") || name.startsWith("crictl_logs") || name.startsWith("podman_logs");
     }
 
     /** A time of day as people say it: {@code 00:31} or {@code 00:31:05}. */
