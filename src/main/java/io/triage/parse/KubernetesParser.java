@@ -17,7 +17,10 @@ public final class KubernetesParser {
     private KubernetesParser() {
     }
 
-    /** {@code kubectl get pods}: {@code NAME READY STATUS RESTARTS AGE [IP NODE …]}; RESTARTS may read {@code 5 (2m ago)}. */
+    /**
+     * {@code kubectl get pods}: {@code NAME READY STATUS RESTARTS AGE [IP NODE …]}; RESTARTS may read
+     * {@code 5 (2m ago)}. {@code kubectl get events} rows are read for what they say.
+     */
     public static void get(ProbeOutput p, Sink sink) {
         List<String> lines = sink.lines(p, 2);
         int status = -1;
@@ -25,6 +28,11 @@ public final class KubernetesParser {
         boolean namespaced = false;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
+            // kubectl get events: each row's message is the kubelet's or the scheduler's sentence
+            SupervisorEvent said = SupervisorText.event(line, "kubernetes", p.name(), i + 1);
+            if (said != null) {
+                sink.add(said);
+            }
             String[] t = line.strip().split("\\s+", 16);
             if (t.length >= 3 && t[0].equals("NAME") || t.length >= 3 && t[0].equals("NAMESPACE") && t[1].equals("NAME")) {
                 namespaced = t[0].equals("NAMESPACE");
