@@ -90,6 +90,21 @@ public final class ContainerParser {
         }
     }
 
+    /**
+     * The live look's {@code container_inspect}: a first line {@code # docker}, {@code # podman} or
+     * {@code # crictl} names the runtime that owns the server's process, then that runtime's inspect output.
+     */
+    public static void inspectAny(ProbeOutput p, ProcessPatterns patterns, Sink sink) {
+        String out = p.outOrEmpty();
+        String first = out.strip().isEmpty() ? "" : Text.lines(out.strip()).get(0).strip();
+        String runtime = first.startsWith("# ") ? first.substring(2).strip() : "";
+        if (runtime.equals("crictl") || runtime.isEmpty() && out.contains("\"status\"") && !out.contains("\"State\"")) {
+            crictlInspect(p, sink);
+        } else if (!out.isBlank()) {
+            inspect(p, runtime.equals("podman") ? "podman" : "docker", patterns, sink);
+        }
+    }
+
     /** {@code crictl inspect ID}: the CRI's view of one container (containerd, CRI-O). */
     public static void crictlInspect(ProbeOutput p, Sink sink) {
         JsonNode root = json(p, sink);

@@ -37,7 +37,11 @@ public final class SupervisorParsers {
             return o -> SystemdParser.status(o, sink);
         } else if (n.startsWith("journal") && !n.contains("kernel")) {
             return o -> SystemdParser.journal(o, sink);
-        } else if (n.equals("docker_inspect") || n.equals("container_inspect") || n.startsWith("docker_inspect_")) {
+        } else if (n.equals("cgroup")) {
+            return o -> cgroup(o, sink);
+        } else if (n.startsWith("container_inspect")) {
+            return o -> ContainerParser.inspectAny(o, patterns, sink);
+        } else if (n.equals("docker_inspect") || n.startsWith("docker_inspect_")) {
             return o -> ContainerParser.inspect(o, "docker", patterns, sink);
         } else if (n.startsWith("podman_inspect")) {
             return o -> ContainerParser.inspect(o, "podman", patterns, sink);
@@ -66,5 +70,67 @@ public final class SupervisorParsers {
             return o -> SystemdParser.events(o, "", sink);
         }
         return null;
+    }
+
+    /**
+     * {@code /proc/PID/cgroup} of the server's process: who owns it — a systemd unit, a Docker, podman or
+     * containerd container, a Kubernetes pod, a Slurm job — said in a note, so the coverage tells whose record
+     * the supervisor probes read.
+     */
+    static void cgroup(ProbeOutput p, Sink sink) {
+        String owner = owner(p.outOrEmpty());
+        if (!owner.isEmpty()) {
+            sink.note("the server's process runs under " + owner + " (its cgroup)");
+        }
+    }
+
+    /** What a cgroup file says owns the process, or "" (a login session or the root cgroup is no supervisor). */
+    static String owner(String cgroup) {
+        String text = cgroup.length() > 8192 ? cgroup.substring(0, 8192) : cgroup;
+        for (String line : Text.lines(text)) {
+            String path = line.substring(line.lastIndexOf(':') + 1);
+            if (path.contains("kubepods")) {
+                // kubepods-burstable-pod<uid>.slice (systemd driver) or kubepods/burstable/pod<uid> (cgroupfs)
+                int pod = -1;
+                for (int at = path.indexOf("pod"); at >= 0; at = path.indexOf("pod", at + 3)) {
+                    char before = at == 0 ? '/' : path.charAt(at - 1);
+                    if ((before == '-' || before == '/') && at + 3 < path.length()
+                            && Character.digit(path.charAt(at + 3), 16) >= 0) {
+                        pod = at;
+                    }
+                }
+                String uid = pod < 0 ? "" : SupervisorText.upTo(SupervisorText.upTo(path.substring(pod + 3), '/'), '.');
+                return "a Kubernetes pod" + (uid.isEmpty() ? "" : " (uid " + Text.excerpt(uid.replace('_', '-')) + ")");
+            }
+            int job = path.indexOf("/job_");
+            if (job >= 0) {
+                return "Slurm job " + Text.excerpt(SupervisorText.upTo(path.substring(job + 5), '/'));
+            }
+            for (String rt : new String[] {"docker", "libpod", "cri-containerd", "crio"}) {
+                int at = path.indexOf(rt + "-");
+                if (at < 0) {
+                    at = path.indexOf("/" + rt + "/");
+                }
+                if (at >= 0) {
+                    String id = path.substring(at).replaceAll("[^0-9a-f]", " ").strip();
+                    String longest = "";
+                    for (String w : id.split(" +")) {
+                        longest = w.length() > longest.length() ? w : longest;
+                    }
+                    String name = switch (rt) {
+                        case "libpod" -> "podman";
+                        case "cri-containerd" -> "containerd";
+                        default -> rt;
+                    };
+                    return "a " + name + " container" + (longest.length() >= 12 ? " " + longest.substring(0, 12) : "");
+                }
+            }
+            int svc = path.lastIndexOf(".service");
+            if (svc > 0 && !path.contains("user@")) {
+                String unit = path.substring(path.lastIndexOf('/', svc) + 1, svc + 8);
+                return "the systemd unit " + Text.excerpt(unit);
+            }
+        }
+        return "";
     }
 }

@@ -22,7 +22,7 @@ class LabScriptTest {
         assertEquals("8001", s.port());
         assertEquals("/srv/a log, v2.txt", s.log());
         assertEquals("vllm", s.server());
-        assertEquals(ProbeBundle.STANDARD.stream().map(ProbeBundle.Probe::name).toList(), s.probes());
+        assertEquals(b.probes().stream().map(ProbeBundle.Probe::name).toList(), s.probes());
         assertTrue(s.ends());
     }
 

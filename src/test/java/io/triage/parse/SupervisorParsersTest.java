@@ -374,4 +374,22 @@ class SupervisorParsersTest {
         assertTrue(bad.facts().stream().anyMatch(f -> f instanceof Unparseable u && u.reason().startsWith("not a JSON")),
                 bad.facts().toString());
     }
+
+    @Test
+    void theCgroupSaysWhoOwnsTheServersProcess() {
+        assertEquals("the systemd unit vllm.service", SupervisorParsers.owner("0::/system.slice/vllm.service\n"));
+        assertEquals("a docker container 9c41e07a5d3b", SupervisorParsers.owner(
+                "0::/system.slice/docker-9c41e07a5d3b2f18c6e4a9d0b7f25c3e1a8d6f4b2c0e9a7d5b3f1c8e6a4d2b0f.scope\n"));
+        assertEquals("a docker container 9c41e07a5d3b", SupervisorParsers.owner(
+                "12:memory:/docker/9c41e07a5d3b2f18c6e4a9d0b7f25c3e1a8d6f4b2c0e9a7d5b3f1c8e6a4d2b0f\n"));
+        assertEquals("a podman container 5d4c3b2a1f0e", SupervisorParsers.owner(
+                "0::/machine.slice/libpod-5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c.scope/container\n"));
+        assertEquals("a Kubernetes pod (uid 7c1d2e3f-4a5b-6c7d-8e9f-0a1b2c3d4e5f)", SupervisorParsers.owner(
+                "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod7c1d2e3f_4a5b_6c7d_8e9f_0a1b2c3d4e5f.slice/"
+                        + "cri-containerd-8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a9f.scope\n"));
+        assertEquals("Slurm job 4471829", SupervisorParsers.owner("0::/system.slice/slurmstepd.scope/job_4471829/step_batch/user/task_0\n"));
+        assertEquals("", SupervisorParsers.owner("0::/user.slice/user-1000.slice/session-12.scope\n"), "a login session supervises nothing");
+        assertEquals("", SupervisorParsers.owner("0::/\n"));
+        assertEquals("", SupervisorParsers.owner(":".repeat(100_000)));
+    }
 }
