@@ -67,6 +67,10 @@ public final class ByContent {
                 if (target.isEmpty() || !readByName.test(target)) {
                     continue;
                 }
+                if (probes.containsKey(target) && probes.get(target).outOrEmpty().strip().equals(part.outOrEmpty().strip())) {
+                    skipped.add(target); // a copy of what the capture already holds
+                    continue;
+                }
                 if (probes.containsKey(target)) {
                     String prefix = PREFIXED.stream().filter(target::startsWith).findFirst().orElse(null);
                     if (prefix == null) {
@@ -87,7 +91,7 @@ public final class ByContent {
             notes.add("file " + name + ": recognised by its content as " + String.join("; ", seen)
                     + (kept.isEmpty() ? "" : " — read as " + String.join(", ", kept))
                     + (skipped.isEmpty() ? "" : " — not read again as " + String.join(", ", skipped)
-                    + " (the capture has its own)"));
+                    + " (the capture has its own, or the same)"));
         }
         if (!changed && notes.size() == capture.notes().size()) {
             return capture;
