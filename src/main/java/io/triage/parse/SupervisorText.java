@@ -50,7 +50,11 @@ public final class SupervisorText {
         /** Slurm: {@code NODE_FAIL}, {@code DUE TO NODE FAILURE}. */
         NODE_FAIL("node-fail"),
         /** Slurm: {@code PREEMPTED}, {@code DUE TO PREEMPTION}. */
-        PREEMPTED("preempted");
+        PREEMPTED("preempted"),
+        /** systemd: {@code Deactivated successfully.}, {@code code=exited, status=0/SUCCESS} — it exited cleanly. */
+        EXITED_CLEANLY("exited-cleanly"),
+        /** kubelet / Docker: the image could not be pulled ({@code ErrImagePull}, {@code pull access denied}). */
+        IMAGE_PULL("image-pull");
 
         private final String id;
 
@@ -62,6 +66,14 @@ public final class SupervisorText {
             return id;
         }
     }
+
+    /** How a container runtime says it has no way to give a container GPUs (Docker, the NVIDIA toolkit, CDI). */
+    private static final java.util.List<String> NO_RUNTIME = java.util.List.of("unknown or invalid runtime name: nvidia",
+            "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1",
+            "no known GPU vendor found");
+    /** How the kubelet and Docker say the image could not be pulled. */
+    private static final java.util.List<String> IMAGE_PULL = java.util.List.of("Failed to pull image",
+            "Back-off pulling image", "pull access denied for", "manifest unknown", "ErrImagePull", "ImagePullBackOff");
 
     private SupervisorText() {
     }
@@ -88,6 +100,9 @@ public final class SupervisorText {
             if (rest.startsWith("exited") && !status.startsWith("0/")) {
                 return ev(or(k, "systemd"), Event.EXITED, name, status, Text.parseInt(upTo(status, '/'), -1), probe, lineNo, l);
             }
+            if (rest.startsWith("exited")) {
+                return ev(or(k, "systemd"), Event.EXITED_CLEANLY, name, status, 0, probe, lineNo, l);
+            }
             return null;
         }
         if (l.contains("Failed with result 'oom-kill'") || l.contains("killed by the OOM killer")
@@ -107,6 +122,10 @@ public final class SupervisorText {
             String n = digitsFrom(l, rc + "Scheduled restart job, restart counter is at ".length());
             return ev(or(k, "systemd"), Event.RESTART, unitBefore(l, rc), "restart counter " + n, Text.parseInt(n, -1),
                     probe, lineNo, l);
+        }
+        int deact = l.indexOf("Deactivated successfully.");
+        if (deact >= 0) {
+            return ev(or(k, "systemd"), Event.EXITED_CLEANLY, unitBefore(l, deact), "", 0, probe, lineNo, l);
         }
         if (l.contains("Start request repeated too quickly")) {
             return ev(or(k, "systemd"), Event.RESTART_LIMIT, unitBefore(l, l.indexOf("Start request")), "", -1, probe, lineNo, l);
@@ -150,8 +169,16 @@ public final class SupervisorText {
             return ev(or(k, "docker"), Event.NO_GPU_RUNTIME, "", "could not select device driver \"\" with capabilities: [[gpu]]",
                     -1, probe, lineNo, l);
         }
-        if (l.contains("unknown or invalid runtime name: nvidia")) {
-            return ev(or(k, "docker"), Event.NO_GPU_RUNTIME, "", "unknown or invalid runtime name: nvidia", -1, probe, lineNo, l);
+        for (String s : NO_RUNTIME) {
+            if (l.contains(s)) {
+                return ev(or(k, "docker"), Event.NO_GPU_RUNTIME, "", s, -1, probe, lineNo, l);
+            }
+        }
+        for (String s : IMAGE_PULL) {
+            int at = l.indexOf(s);
+            if (at >= 0) {
+                return ev(or(k, "docker"), Event.IMAGE_PULL, "", l.substring(at).strip(), -1, probe, lineNo, l);
+            }
         }
         int uc = l.indexOf("unsatisfied condition: cuda");
         if (uc >= 0) {

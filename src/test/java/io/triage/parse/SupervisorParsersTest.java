@@ -392,4 +392,23 @@ class SupervisorParsersTest {
         assertEquals("", SupervisorParsers.owner("0::/\n"));
         assertEquals("", SupervisorParsers.owner(":".repeat(100_000)));
     }
+
+    @Test
+    void aCleanStopAndAnImageThatCannotBePulledAreEventsToo() {
+        Sink s = read("journal", """
+                Dec 01 11:00:00 gpu1 systemd[1]: Stopping sglang.service - SGLang server...
+                Dec 01 11:00:04 gpu1 systemd[1]: sglang.service: Deactivated successfully.
+                Dec 01 11:00:04 gpu1 systemd[1]: Stopped sglang.service - SGLang server.
+                """);
+        assertEquals(List.of("stop-requested", "exited-cleanly"), events(s));
+        assertEquals("sglang.service", event(s, "stop-requested").name());
+
+        Sink k = read("kubectl_get", """
+                NAME      READY   STATUS             RESTARTS   AGE
+                vllm-0    0/1     ImagePullBackOff   0          4m
+                """);
+        assertEquals(List.of("image-pull"), events(k));
+        Sink d = read("docker_run", "docker: Error response from daemon: pull access denied for vllm/vllm-openai-typo, repository does not exist or may require 'docker login'.\n");
+        assertTrue(event(d, "image-pull").detail().startsWith("pull access denied for vllm/vllm-openai-typo"));
+    }
 }
