@@ -37,6 +37,7 @@ public final class ContainerParser {
     public static void inspect(ProbeOutput p, String kind, ProcessPatterns patterns, Sink sink) {
         JsonNode root = json(p, sink);
         if (root == null) {
+            cutInspect(p, kind, sink);
             return;
         }
         List<JsonNode> items = new ArrayList<>();
@@ -102,6 +103,58 @@ public final class ContainerParser {
             crictlInspect(p, sink);
         } else if (!out.isBlank()) {
             inspect(p, runtime.equals("podman") ? "podman" : "docker", patterns, sink);
+        }
+    }
+
+    /**
+     * An inspect output cut short (a terminal's scrollback, a chat's limit) is no JSON document; its
+     * {@code "Key": value} lines still say how the container ended. One container per {@code "Id"} line.
+     */
+    private static void cutInspect(ProbeOutput p, String kind, Sink sink) {
+        List<String> lines = sink.lines(p, 1);
+        java.util.Map<String, String> v = new java.util.HashMap<>();
+        int first = 0;
+        for (int i = 0; i <= lines.size(); i++) {
+            String l = i < lines.size() ? lines.get(i).strip() : "\"Id\": \"\"";
+            if (!l.startsWith("\"")) {
+                continue;
+            }
+            int colon = l.indexOf("\":");
+            if (colon < 0) {
+                continue;
+            }
+            String key = l.substring(1, colon);
+            String val = l.substring(colon + 2).strip();
+            if (val.endsWith(",")) {
+                val = val.substring(0, val.length() - 1);
+            }
+            if (val.startsWith("\"") && val.endsWith("\"") && val.length() >= 2) {
+                val = val.substring(1, val.length() - 1);
+            }
+            if (key.equals("Id")) {
+                if (v.containsKey("OOMKilled") || v.containsKey("ExitCode")) {
+                    boolean oom = "true".equals(v.get("OOMKilled"));
+                    int exit = Text.parseInt(v.getOrDefault("ExitCode", ""), -1);
+                    boolean running = "true".equals(v.get("Running"));
+                    String name = v.getOrDefault("Name", "");
+                    name = name.startsWith("/") ? name.substring(1) : name;
+                    String error = v.getOrDefault("Error", "");
+                    String finished = running ? "" : zeroTime(v.getOrDefault("FinishedAt", ""));
+                    String excerpt = name + ": " + v.getOrDefault("Status", "") + (running ? "" : " ExitCode=" + exit)
+                            + " OOMKilled=" + oom + (error.isEmpty() ? "" : " Error=" + error)
+                            + (finished.isEmpty() ? "" : " FinishedAt=" + finished) + " (cut inspect output)";
+                    sink.add(new SupervisorRecord(kind, SupervisorText.clean(name), SupervisorText.clean(v.getOrDefault("Status", "")),
+                            SupervisorText.clean(oom ? "OOMKilled" : error), exit,
+                            !running && exit > 128 && exit < 160 ? SupervisorText.signalName(String.valueOf(exit - 128)) : "",
+                            oom, Text.parseInt(v.getOrDefault("RestartCount", ""), -1),
+                            SupervisorText.clean(v.getOrDefault("StartedAt", "")), SupervisorText.clean(finished), "", true,
+                            p.name(), first, Text.excerpt(excerpt)));
+                }
+                v.clear();
+                first = i + 1;
+            } else if (v.size() < 256) {
+                v.putIfAbsent(key, val);
+            }
         }
     }
 

@@ -141,6 +141,9 @@ public final class SlurmParser {
         if (e == null && reason.equals("TimeLimit")) {
             e = SupervisorText.Event.TIME_LIMIT;
         }
+        if (e == null && state.equals("PENDING") && !reason.isEmpty() && !reason.equals("None")) {
+            e = SupervisorText.Event.PENDING;
+        }
         if (e != null) {
             sink.add(new SupervisorEvent("slurm", e.id(), SupervisorText.clean(id), SupervisorText.clean(state
                     + (reason.isEmpty() || reason.equals("None") ? "" : " Reason=" + reason)), -1, probe, line, Text.excerpt(text)));

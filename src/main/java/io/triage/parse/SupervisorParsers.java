@@ -57,6 +57,8 @@ public final class SupervisorParsers {
             return o -> SystemdParser.events(o, "kubernetes", sink);
         } else if (n.startsWith("sacct")) {
             return o -> SlurmParser.sacct(o, sink);
+        } else if (n.startsWith("squeue")) {
+            return o -> SystemdParser.events(o, "slurm", sink);
         } else if (n.startsWith("scontrol") || n.equals("slurm_job")) {
             return o -> SlurmParser.scontrol(o, sink);
         } else if (n.startsWith("docker_run") || n.startsWith("docker_logs") || n.startsWith("docker_compose")) {

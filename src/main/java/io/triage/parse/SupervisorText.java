@@ -54,7 +54,9 @@ public final class SupervisorText {
         /** systemd: {@code Deactivated successfully.}, {@code code=exited, status=0/SUCCESS} — it exited cleanly. */
         EXITED_CLEANLY("exited-cleanly"),
         /** kubelet / Docker: the image could not be pulled ({@code ErrImagePull}, {@code pull access denied}). */
-        IMAGE_PULL("image-pull");
+        IMAGE_PULL("image-pull"),
+        /** Slurm: the job is still pending for resources ({@code squeue} ST {@code PD (Resources)}, {@code JobState=PENDING}). */
+        PENDING("pending");
 
         private final String id;
 
@@ -186,6 +188,13 @@ public final class SupervisorText {
             int comma = cond.indexOf(',');
             cond = (comma > 0 ? cond.substring(0, comma) : upTo(cond, ' ')).strip();
             return ev(or(k, "docker"), Event.DRIVER_TOO_OLD, "", cond, -1, probe, lineNo, l);
+        }
+        // ----- squeue: JOBID PARTITION NAME USER ST TIME NODES NODELIST(REASON)
+        if (l.endsWith("(Resources)") || l.endsWith("(Priority)") || l.endsWith("(ReqNodeNotAvail)")) {
+            String[] t = l.strip().split("\\s+", 12);
+            if (t.length >= 6 && t[4].equals("PD") && !t[0].isEmpty() && Character.isDigit(t[0].charAt(0))) {
+                return ev(or(k, "slurm"), Event.PENDING, t[0], t[t.length - 1], -1, probe, lineNo, l);
+            }
         }
         // ----- slurmstepd
         int job = l.indexOf("*** JOB ");
