@@ -79,6 +79,8 @@ public final class CaptureReader {
             readProbesTable(r.text(probesFile), rcs, secs, notes);
         }
         TreeSet<String> names = new TreeSet<>(rcs.keySet());
+        // a file a person saved under a name of their own (journal_vllm.txt, squeue.log): output to read by content
+        Map<String, Path> pasted = new java.util.TreeMap<>();
         try (Stream<Path> files = Files.list(dir)) {
             files.forEach(p -> {
                 String f = p.getFileName().toString();
@@ -89,10 +91,14 @@ public final class CaptureReader {
                 String base = f.substring(0, dot);
                 String ext = f.substring(dot + 1);
                 boolean probeFile = (ext.equals("out") || ext.equals("err") || ext.equals("cmd")) && !META_FILES.contains(base);
-                if (probeFile || ext.equals("txt")) {
+                boolean other = (ext.equals("txt") || ext.equals("log")) && !META_FILES.contains(base)
+                        && !base.equals("notes") && !base.equalsIgnoreCase("README");
+                if (probeFile || ext.equals("txt") || other) {
                     boolean regular = r.regular(p); // notes a link or a pipe even when it is not a probe's file
                     if (probeFile && regular) {
                         names.add(base);
+                    } else if (other && regular) {
+                        pasted.put(base, p);
                     }
                 }
             });
@@ -113,6 +119,15 @@ public final class CaptureReader {
             String err = optional(r, dir.resolve(name + ".err"), truncated);
             probes.put(name, new ProbeOutput(name, cmd == null ? null : cmd.strip(), out, err,
                     rcs.get(name), secs.get(name), truncated[0]));
+        }
+        for (Map.Entry<String, Path> e : pasted.entrySet()) {
+            if (probes.size() >= MAX_PROBES || probes.containsKey(e.getKey())) {
+                continue;
+            }
+            boolean[] truncated = new boolean[1];
+            String out = optional(r, e.getValue(), truncated);
+            probes.put(e.getKey(), new ProbeOutput(e.getKey(), null, out, null, null, null, truncated[0]));
+            notes.add("file " + e.getValue().getFileName() + " read as output a person saved (no exit code)");
         }
         Path savedNotes = dir.resolve("notes.txt");
         if (r.regular(savedNotes)) {

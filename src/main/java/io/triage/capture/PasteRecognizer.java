@@ -62,6 +62,12 @@ public final class PasteRecognizer {
         KUBECTL_DESCRIBE("kubectl describe", "kubectl_describe_pod"),
         KUBECTL_GET("kubectl get", "kubectl_get"),
         KUBECTL_LOGS("kubectl logs", "kubectl_logs"),
+        // --- supervisors: the records the supervisor parsers read (rules/25-supervisors.drl)
+        DOCKER_RUN("container launch errors (docker/podman run)", "docker_run"),
+        CRICTL_PS("crictl ps", "crictl_ps"),
+        CRICTL_INSPECT("crictl inspect", "crictl_inspect"),
+        SACCT("Slurm accounting (sacct)", "sacct"),
+        SCONTROL("Slurm job (scontrol show job)", "scontrol"),
         DATE("date / uptime", "date"),
         /** The output of a command that nothing here reads; filed under the command's name. */
         COMMAND_OUTPUT("output of another command", "");
@@ -94,7 +100,8 @@ public final class PasteRecognizer {
     private static final Set<String> KNOWN_COMMANDS = Set.of("nvidia-smi", "ps", "pgrep", "dmesg", "journalctl",
             "ss", "netstat", "docker", "podman", "kubectl", "oc", "curl", "wget", "systemctl", "tail", "cat", "head",
             "less", "more", "grep", "egrep", "rg", "date", "uptime", "sudo", "watch", "free", "df", "top", "lsof",
-            "python", "python3", "vllm", "sglang", "text-generation-launcher", "zcat", "tac", "ls", "uname", "env");
+            "python", "python3", "vllm", "sglang", "text-generation-launcher", "zcat", "tac", "ls", "uname", "env",
+            "crictl", "sacct", "scontrol");
 
     private final ProcessPatterns processes;
     private final List<Marker> markers;
@@ -449,9 +456,23 @@ public final class PasteRecognizer {
                     case "ps" -> Kind.DOCKER_PS;
                     case "inspect" -> Kind.DOCKER_INSPECT;
                     case "logs" -> Kind.DOCKER_LOGS;
+                    case "run", "start", "create", "compose" -> Kind.DOCKER_RUN;
                     default -> Kind.COMMAND_OUTPUT;
                 };
             }
+            case "crictl": {
+                String sub = sub(t);
+                return switch (sub) {
+                    case "ps" -> Kind.CRICTL_PS;
+                    case "inspect" -> Kind.CRICTL_INSPECT;
+                    case "logs" -> Kind.KUBECTL_LOGS;
+                    default -> Kind.COMMAND_OUTPUT;
+                };
+            }
+            case "sacct":
+                return Kind.SACCT;
+            case "scontrol":
+                return sub(t).equals("show") ? Kind.SCONTROL : Kind.COMMAND_OUTPUT;
             case "kubectl":
             case "oc": {
                 String sub = sub(t);
@@ -811,6 +832,17 @@ public final class PasteRecognizer {
         if (statusStart(s)) {
             return fill(k, i, statusEnd(w, i, to), Kind.SYSTEMCTL_STATUS);
         }
+        if (s.equals("{")) {
+            // crictl inspect: one object whose first member is the CRI "status"
+            int nx = nextText(w, i + 1, to);
+            if (nx >= 0 && w.lines.get(nx).view().strip().startsWith("\"status\": {")) {
+                int j = nx;
+                while (j <= to && !w.lines.get(j).view().equals("}")) {
+                    j++;
+                }
+                return fill(k, i, Math.min(j, to), Kind.CRICTL_INSPECT);
+            }
+        }
         if (s.equals("[")) {
             int nx = nextText(w, i + 1, to);
             if (nx >= 0 && w.lines.get(nx).view().strip().equals("{")) {
@@ -1066,6 +1098,10 @@ public final class PasteRecognizer {
         if (s.isEmpty()) {
             return null;
         }
+        Kind supervisor = supervisorLine(s, tok, prev);
+        if (supervisor != null) {
+            return supervisor;
+        }
         if (dmesgLine(s) || s.startsWith("dmesg: ")) {
             return Kind.KERNEL_LOG;
         }
@@ -1126,6 +1162,36 @@ public final class PasteRecognizer {
             return Kind.LOG_GREP;
         }
         if (logLine(s)) {
+            return Kind.SERVER_LOG;
+        }
+        return null;
+    }
+
+    /**
+     * A line of a supervisor's record: {@code sacct}'s header and rows, {@code scontrol show job}'s
+     * {@code key=value} lines, {@code crictl ps}'s header and rows (13-hex ids), a container runtime's refusal,
+     * {@code slurmstepd}'s lines in a job's output (the server's log).
+     */
+    private static Kind supervisorLine(String s, String[] tok, Kind prev) {
+        if (s.startsWith("JobID") && (s.contains("State") || s.indexOf('|') > 0)) {
+            return Kind.SACCT;
+        }
+        if (prev == Kind.SACCT && (s.startsWith("---") || !s.isEmpty() && Character.isDigit(s.charAt(0)))) {
+            return Kind.SACCT;
+        }
+        if (s.startsWith("JobId=") || prev == Kind.SCONTROL && tok.length > 0 && tok[0].indexOf('=') > 0) {
+            return Kind.SCONTROL;
+        }
+        if (s.startsWith("CONTAINER ") && s.contains(" ATTEMPT")
+                || tok.length >= 5 && tok[0].length() == 13 && hex(tok[0]) && s.contains("  ")) {
+            return Kind.CRICTL_PS;
+        }
+        if (s.startsWith("docker: Error response from daemon:") || s.startsWith("Error response from daemon:")
+                || s.startsWith("nvidia-container-cli: ") || s.startsWith("Error: crun: ")
+                || s.startsWith("Error: OCI runtime error:")) {
+            return Kind.DOCKER_RUN;
+        }
+        if (s.startsWith("slurmstepd: ") || s.startsWith("srun: error: ") || s.startsWith("srun: Job step aborted")) {
             return Kind.SERVER_LOG;
         }
         return null;

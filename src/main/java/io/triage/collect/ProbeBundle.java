@@ -147,6 +147,53 @@ public final class ProbeBundle {
     /** The probes that run only when the first health answer and the discovered server process call for them. */
     public static final List<Probe> SECOND_LOOK_PROBES = List.of(FIRST_LOOK, SECOND_LOOK);
 
+    /** Largest stdout kept from a supervisor probe, bytes: a unit's status or one container's inspect fits. */
+    public static final int SUPERVISOR_MAX_OUT = 64 << 10;
+    /** Names a unit, container or job of an inference server carries, for the look after its process is gone. */
+    static final String SERVER_WORDS = "vllm|sglang|text-generation|tgi|triton|trtllm|lmdeploy|ollama|llama-server|llama[.]cpp";
+
+    /**
+     * Who runs the server: its process's cgroup, then the record of the systemd unit, container (Docker, podman,
+     * or containerd/CRI-O through {@code crictl}) or Slurm job that owns it; with no server process left, the
+     * newest unit, container or job whose name says it ran one. Read-only; each under its own timeout and capped
+     * at {@link #SUPERVISOR_MAX_OUT}; a tool the host lacks answers rc 127 (absent, not a failure).
+     */
+    public static final List<Probe> SUPERVISOR = List.of(
+            new Probe("cgroup", "[ -n \"$T_PID\" ] || exit 0; head -c 4096 \"/proc/$T_PID/cgroup\"", 5),
+            new Probe("systemctl_status", "command -v systemctl >/dev/null 2>&1 || exit 127\n"
+                    + "if [ -n \"$T_PID\" ]; then systemctl status \"$T_PID\" --no-pager -l -n 20\n"
+                    + "else systemctl list-units --all --type=service --no-pager --plain --no-legend 2>/dev/null"
+                    + " | awk '$3 != \"active\" {print $1}' | grep -iE '" + SERVER_WORDS + "' | head -3"
+                    + " | xargs -r systemctl status --no-pager -l -n 20; fi | head -c " + SUPERVISOR_MAX_OUT, 10),
+            new Probe("container_inspect", "command -v docker >/dev/null 2>&1 || command -v podman >/dev/null 2>&1"
+                    + " || command -v crictl >/dev/null 2>&1 || exit 127\n"
+                    + "cg=; [ -n \"$T_PID\" ] && cg=$(head -c 4096 \"/proc/$T_PID/cgroup\" 2>/dev/null)\n"
+                    + "id=$(printf '%s\\n' \"$cg\" | grep -oE '[0-9a-f]{64}' | tail -1); rt=\n"
+                    + "case \"$cg\" in *kubepods*) rt=crictl;; *libpod*) rt=podman;; *docker*) rt=docker;; esac\n"
+                    + "if [ -z \"$T_PID\" ]; then\n"
+                    + "  for r in docker podman; do command -v $r >/dev/null 2>&1 || continue\n"
+                    + "    id=$($r ps -a --no-trunc --format '{{.ID}} {{.Image}} {{.Command}}' 2>/dev/null"
+                    + " | grep -iE '" + SERVER_WORDS + "' | head -1 | cut -d' ' -f1)\n"
+                    + "    [ -n \"$id\" ] && { rt=$r; break; }; done\n"
+                    + "  if [ -z \"$rt\" ] && command -v crictl >/dev/null 2>&1; then\n"
+                    + "    id=$(crictl ps -a 2>/dev/null | grep -iE '" + SERVER_WORDS + "' | head -1 | awk '{print $1}')\n"
+                    + "    [ -n \"$id\" ] && rt=crictl; fi\n"
+                    + "fi\n"
+                    + "[ -n \"$rt\" ] && [ -n \"$id\" ] || exit 0\n"
+                    + "command -v \"$rt\" >/dev/null 2>&1 || exit 127\n"
+                    + "echo \"# $rt\"; \"$rt\" inspect \"$id\" | head -c " + SUPERVISOR_MAX_OUT, 10),
+            new Probe("sacct", "command -v sacct >/dev/null 2>&1 || exit 127\n"
+                    + "F=JobID,JobName,User,State,ExitCode,Start,End,Elapsed,Timelimit,NodeList\n"
+                    + "j=; [ -n \"$T_PID\" ] && j=$(grep -oE 'job_[0-9]+' \"/proc/$T_PID/cgroup\" 2>/dev/null | head -1 | cut -d_ -f2)\n"
+                    + "if [ -n \"$j\" ]; then sacct -j \"$j\" -P --format=$F\n"
+                    + "elif [ -z \"$T_PID\" ]; then sacct -X -a -P -S now-24hours -N \"$(hostname -s)\" --format=$F 2>/dev/null"
+                    + " | awk -F'|' 'NR == 1 || tolower($2) ~ /" + SERVER_WORDS.replace("[.]", "\\.") + "/'"
+                    + " | { IFS= read -r h && printf '%s\\n' \"$h\"; tail -n 1; }\n"
+                    + "fi | head -c " + SUPERVISOR_MAX_OUT, 15));
+
+    /** Every probe a look runs: the standard ones, then who runs the server. */
+    public static final List<Probe> ALL = java.util.stream.Stream.concat(STANDARD.stream(), SUPERVISOR.stream()).toList();
+
     private final String server;
     private final int port;
     private final String log;
@@ -188,13 +235,13 @@ public final class ProbeBundle {
         return secondLookMs;
     }
 
-    /** The standard probes, with the second look's two samples around them when it is on. */
+    /** The standard and supervisor probes, with the second look's two samples around them when it is on. */
     static List<Probe> ordered(boolean secondLook) {
         if (!secondLook) {
-            return STANDARD;
+            return ALL;
         }
         List<Probe> out = new ArrayList<>();
-        for (Probe p : STANDARD) {
+        for (Probe p : ALL) {
             out.add(p);
             if (p.name().equals("health")) {
                 out.add(FIRST_LOOK);
@@ -380,7 +427,7 @@ public final class ProbeBundle {
                   # only a regular file: a terminal or a pipe behind stdout must never be read
                   if [ -f "$T_LOG" ]; then echo "@@$N discovered log=$T_LOG pid=$T_PID"; else T_LOG=; fi
                 fi
-                export T_PORT T_LOG
+                export T_PORT T_LOG T_PID
                 d=$(mktemp -d 2>/dev/null) || { d=/tmp/triage.$$.$N; (umask 077; mkdir "$d") || exit 1; }
                 trap 'rm -rf "$d"' EXIT
                 p() {

@@ -125,7 +125,9 @@ public final class SshCollector implements AutoCloseable {
      * lines. An honest host never reaches it; a look's memory is bounded by it.
      */
     public static final long MAX_ANSWER = (long) (ProbeBundle.STANDARD.size() + ProbeBundle.SECOND_LOOK_PROBES.size())
-            * ((ProbeBundle.MAX_OUT + 2) / 3 * 4 + (ProbeBundle.MAX_ERR + 2) / 3 * 4 + 2) + (64 << 10);
+            * ((ProbeBundle.MAX_OUT + 2) / 3 * 4 + (ProbeBundle.MAX_ERR + 2) / 3 * 4 + 2)
+            + (long) ProbeBundle.SUPERVISOR.size()
+            * ((ProbeBundle.SUPERVISOR_MAX_OUT + 2) / 3 * 4 + (ProbeBundle.MAX_ERR + 2) / 3 * 4 + 2) + (64 << 10);
     /** How much of the remote shell's standard error is kept for a note. */
     static final int ERR_KEEP = 4 << 10;
 

@@ -48,6 +48,7 @@ public final class FactBuilder {
     private final Map<String, List<Marker>> markersByServer = new HashMap<>();
     private final Map<String, io.triage.knowledge.LiteralIndex> indexByServer = new HashMap<>();
     private final Set<String> serverKinds = new HashSet<>();
+    private final ByContent byContent;
 
     public FactBuilder(KnowledgeBase kb) {
         this(kb, ReadBudget.CAPTURE_WORK);
@@ -73,9 +74,17 @@ public final class FactBuilder {
         }
         markersByServer.put("", kb.markers());
         markersByServer.forEach((k, v) -> indexByServer.put(k, new io.triage.knowledge.LiteralIndex(v)));
+        this.byContent = new ByContent(new io.triage.capture.PasteRecognizer(kb), FactBuilder::readsByName);
     }
 
-    public Observation build(Capture capture, Map<String, String> extraIntent) {
+    /** True for a probe name some parser here reads by its name; files of other names are read by content. */
+    public static boolean readsByName(String name) {
+        return STANDARD_PROBES.contains(name) || isOtherLog(name) || SupervisorParsers.reads(name)
+                || Set.of("docker_ps", "podman_ps", "journal_kernel", "kern_log").contains(name);
+    }
+
+    public Observation build(Capture given, Map<String, String> extraIntent) {
+        Capture capture = byContent.apply(given);
         Sink sink = new Sink(new ReadBudget(workBudget));
         List<String> notes = new ArrayList<>(capture.notes());
         Map<String, String> t = capture.target();
@@ -229,6 +238,7 @@ public final class FactBuilder {
         for (String name : List.of("docker_ps", "podman_ps")) {
             guarded(capture.probes().get(name), sink, p -> containers(p, kb.processes(), sink));
         }
+        SupervisorParsers.read(capture, kb.processes(), sink);
 
         Map<String, String> intent = new LinkedHashMap<>(capture.intent());
         intent.putAll(extraIntent);
@@ -362,7 +372,8 @@ public final class FactBuilder {
                 || name.contains("kern")) {
             return false;
         }
-        return name.startsWith("log") || name.endsWith("_log") || name.endsWith("logs") || name.startsWith("journal");
+        return name.startsWith("log") || name.endsWith("_log") || name.endsWith("logs") || name.startsWith("journal")
+                || name.startsWith("kubectl_logs") || name.startsWith("crictl_logs") || name.startsWith("podman_logs");
     }
 
     /** A time of day as people say it: {@code 00:31} or {@code 00:31:05}. */

@@ -59,7 +59,7 @@ class LabRobustnessTest {
 
     static Set<String> standardProbes(LabHost h) {
         Set<String> s = new HashSet<>(h.probes());
-        s.retainAll(ProbeBundle.STANDARD.stream().map(ProbeBundle.Probe::name).toList());
+        s.retainAll(ProbeBundle.ALL.stream().map(ProbeBundle.Probe::name).toList());
         return s;
     }
 

@@ -1,0 +1,1 @@
+systemctl status 220871 --no-pager -n 20
