@@ -114,6 +114,11 @@ public final class PasteRecognizer {
         this.reserved = Set.copyOf(names);
     }
 
+    /** Whether this recognizer files what it recognises under the probe name {@code probe} (a name parsers read). */
+    public boolean files(String probe) {
+        return reserved.contains(probe);
+    }
+
     // ------------------------------------------------------------------ the paste as lines
 
     /** One kept line: its text (colour codes and a final CR removed), and the text shapes are judged on. */

@@ -39,15 +39,20 @@ public final class FactBuilder {
     /** The probes of the capture format; one that is missing is reported as absent (unknown). */
     public static final List<String> STANDARD_PROBES = List.of("health", "gpus", "gpu_apps", "pgrep", "ps",
             "log_tail", "log_markers", "listen", "dmesg", "nvidia_smi_full", "date");
-    /** RE2J: a listener line is host text, and this pattern has wildcards a JDK matcher could backtrack over. */
-    private static final com.google.re2j.Pattern SS_LINE = com.google.re2j.Pattern.compile(
-            "(?:LISTEN|tcp6?)\\s+\\d+\\s+\\d+\\s+\\S*?[:.](\\d+)\\s+\\S+(?:\\s+LISTEN)?(?:\\s+(?:users:\\(\\(\"([^\"]*)\",pid=(\\d+)|(\\d+)/(\\S+)))?");
+    /**
+     * A listener line ({@code ss -ltnp}, {@code netstat -ltnp}). Host text, with wildcards a backtracking matcher
+     * could try in every combination: a {@link io.triage.knowledge.LinePattern}, linear whichever engine runs it.
+     */
+    private static final io.triage.knowledge.LinePattern SS_LINE = io.triage.knowledge.LinePattern.compile(
+            "(?:LISTEN|tcp6?)\\s+\\d+\\s+\\d+\\s+\\S*?[:.](?<port>\\d+)\\s+\\S+(?:\\s+LISTEN)?(?:\\s+(?:users:\\(\\(\"(?<comm>[^\"]*)\",pid=(?<pid>\\d+)|(?<npid>\\d+)/(?<ncomm>\\S+)))?",
+            List.of("port", "comm", "pid", "npid", "ncomm"));
 
     private final KnowledgeBase kb;
     private final long workBudget;
     private final Map<String, List<Marker>> markersByServer = new HashMap<>();
     private final Map<String, io.triage.knowledge.LiteralIndex> indexByServer = new HashMap<>();
     private final Set<String> serverKinds = new HashSet<>();
+    private final io.triage.capture.ByContent byContent;
 
     public FactBuilder(KnowledgeBase kb) {
         this(kb, ReadBudget.CAPTURE_WORK);
@@ -57,6 +62,8 @@ public final class FactBuilder {
     public FactBuilder(KnowledgeBase kb, long workBudget) {
         this.kb = kb;
         this.workBudget = workBudget;
+        io.triage.capture.PasteRecognizer recognizer = new io.triage.capture.PasteRecognizer(kb);
+        this.byContent = new io.triage.capture.ByContent(recognizer, n -> readsByName(n) || recognizer.files(n));
         for (Marker m : kb.markers()) {
             if (!m.server().equals("common")) {
                 serverKinds.add(m.server());
@@ -75,7 +82,8 @@ public final class FactBuilder {
         markersByServer.forEach((k, v) -> indexByServer.put(k, new io.triage.knowledge.LiteralIndex(v)));
     }
 
-    public Observation build(Capture capture, Map<String, String> extraIntent) {
+    public Observation build(Capture given, Map<String, String> extraIntent) {
+        Capture capture = byContent.route(given);
         Sink sink = new Sink(new ReadBudget(workBudget));
         List<String> notes = new ArrayList<>(capture.notes());
         Map<String, String> t = capture.target();
@@ -181,7 +189,7 @@ public final class FactBuilder {
             server = inferServerFromLog(sink.facts().subList(before, sink.facts().size()), notes);
         }
 
-        for (String dmesgName : List.of("dmesg", "journal_kernel", "kern_log")) {
+        for (String dmesgName : KERNEL_LOGS) {
             guarded(capture.probes().get(dmesgName), sink, p -> KernelLogParser.parse(p, sink, y));
         }
         guarded(capture.probes().get("listen"), sink, p -> listen(p, sink));
@@ -208,6 +216,7 @@ public final class FactBuilder {
         }
         extra.add(kb.thresholds());
         extra.addAll(kb.adviceOptions());
+        extra.addAll(kb.differentials());
         Target target = new Target(server, port, log);
         extra.add(target);
         List<Object> facts = dedupe(sink.facts());
@@ -307,6 +316,19 @@ public final class FactBuilder {
         return best;
     }
 
+    /** Kernel logs read by name besides {@code dmesg}. */
+    private static final List<String> KERNEL_LOGS = List.of("dmesg", "journal_kernel", "kern_log");
+
+    /**
+     * Whether a parser reads a probe of this name as it is (the standard probes, kernel logs, container lists,
+     * logs by their name; a package manager's history is deliberately not a log): the capture's other files are
+     * read by their content ({@link io.triage.capture.ByContent}).
+     */
+    public static boolean readsByName(String name) {
+        return STANDARD_PROBES.contains(name) || KERNEL_LOGS.contains(name) || name.equals("docker_ps")
+                || name.equals("podman_ps") || name.contains("apt") || isOtherLog(name);
+    }
+
     private static boolean isOtherLog(String name) {
         if (name.equals("log_tail") || name.equals("log_markers") || name.contains("apt") || name.contains("dmesg")
                 || name.contains("kern")) {
@@ -347,14 +369,15 @@ public final class FactBuilder {
     private static void listen(ProbeOutput p, Sink sink) {
         List<String> lines = sink.lines(p, 2);
         for (int i = 0; i < lines.size(); i++) {
-            com.google.re2j.Matcher m = SS_LINE.matcher(lines.get(i));
-            if (!m.find()) {
+            io.triage.knowledge.LinePattern.Match m = SS_LINE.find(lines.get(i));
+            if (m == null) {
                 continue;
             }
-            int pid = m.group(3) != null ? Text.parseInt(m.group(3), -1)
-                    : m.group(4) != null ? Text.parseInt(m.group(4), -1) : -1;
-            String name = m.group(2) != null ? m.group(2) : m.group(5) != null ? m.group(5) : "";
-            sink.add(new Listener(Text.parseInt(m.group(1), -1), pid, name, p.name(), i + 1, Text.excerpt(lines.get(i))));
+            int pid = m.group("pid") != null ? Text.parseInt(m.group("pid"), -1)
+                    : m.group("npid") != null ? Text.parseInt(m.group("npid"), -1) : -1;
+            String name = m.group("comm") != null ? m.group("comm") : m.group("ncomm") != null ? m.group("ncomm") : "";
+            sink.add(new Listener(Text.parseInt(m.group("port"), -1), pid, name, p.name(), i + 1,
+                    Text.excerpt(lines.get(i))));
         }
     }
 
