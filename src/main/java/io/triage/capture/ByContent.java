@@ -53,6 +53,13 @@ public final class ByContent {
         for (ProbeOutput p : candidates) {
             Recognition r = recognizer.recognise(p.out());
             boolean health = p.name().equals(HEALTH);
+            String named = namedBy(p.name());
+            if (!health && r.segments().isEmpty() && named != null && !probes.containsKey(named)) {
+                // nothing recognised, but the file's name says what it is (ps.txt): read it as that probe
+                probes.put(named, new ProbeOutput(named, null, p.out(), p.err(), p.rc(), p.seconds(), p.truncated()));
+                notes.add(p.name() + " not recognised by its content; read as " + named + ", as its name says");
+                continue;
+            }
             for (ProbeOutput part : r.capture().probes().values()) {
                 boolean log = part.name().equals("log_tail") || part.name().equals("log_markers");
                 if (health && !log) {
@@ -92,6 +99,13 @@ public final class ByContent {
             }
         }
         return null;
+    }
+
+    /** The probe a saved file's name says it holds ({@code ps_txt} → ps), when a parser reads that name; else null. */
+    private String namedBy(String name) {
+        int cut = name.lastIndexOf('_');
+        String bare = cut > 0 ? name.substring(0, cut) : null;
+        return bare != null && readByName.test(bare) ? bare : null;
     }
 
     private static String label(Recognition r, String probe) {

@@ -1124,6 +1124,9 @@ public final class PasteRecognizer {
         if (isoInstantLine(s) || (s.contains(" up ") && s.contains("load average"))) {
             return Kind.DATE;
         }
+        if (plainDate(s) && tokens(s, 7).length == 6) {
+            return Kind.DATE; // date's own format, with its zone (nvidia-smi's header line has none)
+        }
         if (tracebackLine(s)) {
             return Kind.TRACEBACK;
         }

@@ -111,6 +111,9 @@ public final class FactBuilder {
         if (date != null && !date.outOrEmpty().isBlank()) {
             String first = sink.budget().cut(date.name(), 1, Text.lines(date.outOrEmpty()).get(0));
             OffsetDateTime odt = Timestamps.isoInstant(first);
+            if (odt == null) {
+                odt = Timestamps.plainDate(first);
+            }
             if (odt != null) {
                 clock = odt.toEpochSecond();
                 zone = odt.getOffset();
