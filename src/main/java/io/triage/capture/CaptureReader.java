@@ -79,26 +79,21 @@ public final class CaptureReader {
             readProbesTable(r.text(probesFile), rcs, secs, notes);
         }
         TreeSet<String> names = new TreeSet<>(rcs.keySet());
-        // a file a person saved under a name of their own (journal_vllm.txt, squeue.log): output to read by content
-        Map<String, Path> pasted = new java.util.TreeMap<>();
+        Map<String, String> pasted = new java.util.TreeMap<>(); // probe name -> file: text saved under another name
         try (Stream<Path> files = Files.list(dir)) {
-            files.forEach(p -> {
+            files.sorted().forEach(p -> {
                 String f = p.getFileName().toString();
                 int dot = f.lastIndexOf('.');
-                if (dot <= 0) {
-                    return;
-                }
-                String base = f.substring(0, dot);
-                String ext = f.substring(dot + 1);
+                String base = dot <= 0 ? f : f.substring(0, dot);
+                String ext = dot <= 0 ? "" : f.substring(dot + 1);
                 boolean probeFile = (ext.equals("out") || ext.equals("err") || ext.equals("cmd")) && !META_FILES.contains(base);
-                boolean other = (ext.equals("txt") || ext.equals("log")) && !META_FILES.contains(base)
-                        && !base.equals("notes") && !base.equalsIgnoreCase("README");
-                if (probeFile || ext.equals("txt") || other) {
+                boolean other = !probeFile && !f.startsWith(".") && !META_FILES.contains(base) && !f.equals("notes.txt");
+                if (probeFile || other) {
                     boolean regular = r.regular(p); // notes a link or a pipe even when it is not a probe's file
                     if (probeFile && regular) {
                         names.add(base);
                     } else if (other && regular) {
-                        pasted.put(base, p);
+                        pasted.put(pastedName(base, ext), f);
                     }
                 }
             });
@@ -120,14 +115,25 @@ public final class CaptureReader {
             probes.put(name, new ProbeOutput(name, cmd == null ? null : cmd.strip(), out, err,
                     rcs.get(name), secs.get(name), truncated[0]));
         }
-        for (Map.Entry<String, Path> e : pasted.entrySet()) {
-            if (probes.size() >= MAX_PROBES || probes.containsKey(e.getKey())) {
-                continue;
+        // any other file of the capture is text someone saved (a paste, a log, an API error body): its output,
+        // without an exit code, under a probe name of its own, so that what it holds is read by its content
+        for (Map.Entry<String, String> e : pasted.entrySet()) {
+            String name = e.getKey();
+            if (probes.size() >= MAX_PROBES) {
+                break;
+            }
+            if (probes.containsKey(name)) {
+                name = name + "_" + printableName(e.getValue()).replaceAll("[^A-Za-z0-9_-]", "_");
+                if (probes.containsKey(name)) {
+                    continue;
+                }
             }
             boolean[] truncated = new boolean[1];
-            String out = optional(r, e.getValue(), truncated);
-            probes.put(e.getKey(), new ProbeOutput(e.getKey(), null, out, null, null, null, truncated[0]));
-            notes.add("file " + e.getValue().getFileName() + " read as output a person saved (no exit code)");
+            String out = optional(r, dir.resolve(e.getValue()), truncated);
+            if (out != null) {
+                probes.put(name, new ProbeOutput(name, null, out, null, null, null, truncated[0]));
+                notes.add(printableName(e.getValue()) + " read as output saved without its exit code (" + name + ")");
+            }
         }
         Path savedNotes = dir.resolve("notes.txt");
         if (r.regular(savedNotes)) {
@@ -144,6 +150,17 @@ public final class CaptureReader {
                     + " (expected files such as health.out, gpus.out, log_tail.out, _probes.txt)");
         }
         return new Capture(dir.toString(), probes, target, intent, notes);
+    }
+
+    /**
+     * The probe name of a file saved under another name than {@code <probe>.out}: base name and extension
+     * joined ({@code ps.txt} becomes {@code ps_txt}, {@code vllm.log} {@code vllm_log}), characters other than
+     * letters, digits, '_' and '-' made '_'. Such a file is read by its content, whatever its name says.
+     */
+    static String pastedName(String base, String ext) {
+        String name = ext.isEmpty() ? base : base + "_" + ext;
+        String clean = name.replaceAll("[^A-Za-z0-9_-]", "_");
+        return clean.length() > 64 ? clean.substring(0, 64) : clean.isEmpty() ? "pasted" : clean;
     }
 
     private void readProbesTable(String text, Map<String, Integer> rcs, Map<String, Double> secs,

@@ -121,6 +121,11 @@ public final class PasteRecognizer {
         this.reserved = Set.copyOf(names);
     }
 
+    /** Whether this recognizer files what it recognises under the probe name {@code probe} (a name parsers read). */
+    public boolean files(String probe) {
+        return reserved.contains(probe);
+    }
+
     // ------------------------------------------------------------------ the paste as lines
 
     /** One kept line: its text (colour codes and a final CR removed), and the text shapes are judged on. */
@@ -1154,6 +1159,9 @@ public final class PasteRecognizer {
         }
         if (isoInstantLine(s) || (s.contains(" up ") && s.contains("load average"))) {
             return Kind.DATE;
+        }
+        if (plainDate(s) && tokens(s, 7).length == 6) {
+            return Kind.DATE; // date's own format, with its zone (nvidia-smi's header line has none)
         }
         if (tracebackLine(s)) {
             return Kind.TRACEBACK;

@@ -36,6 +36,7 @@ final class RulesTest implements Callable<Integer> {
         List<Path> roots = dirs.isEmpty() ? List.of(t.home().resolve("knowledge-base/scenarios")) : dirs;
         int passed = 0;
         int failed = 0;
+        io.triage.explain.Calibration calibration = new io.triage.explain.Calibration();
         for (Path root : roots) {
             List<Path> scenarios;
             try (Stream<Path> s = Files.walk(root)) {
@@ -45,7 +46,9 @@ final class RulesTest implements Callable<Integer> {
                 List<String> problems;
                 try {
                     Diagnosis d = t.replay(dir, Map.of());
-                    problems = Expectation.read(dir).failures(d);
+                    Expectation e = Expectation.read(dir);
+                    problems = e.failures(d);
+                    calibration.add(dir.toString(), e, d);
                 } catch (CaptureException | IllegalArgumentException e) {
                     problems = List.of(e.getMessage());
                 }
@@ -59,6 +62,16 @@ final class RulesTest implements Callable<Integer> {
             }
         }
         out.println(passed + " passed, " + failed + " failed");
+        out.println();
+        out.println("confidence against the scenarios' causes:");
+        out.print(calibration.render());
+        for (io.triage.explain.Calibration.Entry x : calibration.highButWrong()) {
+            out.println(io.triage.safety.Safe.forTerminal("WRONG AT HIGH CONFIDENCE " + x.scenario() + ": " + x.verdict()));
+        }
+        for (io.triage.explain.Calibration.Entry x : calibration.highButAccepted()) {
+            out.println(io.triage.safety.Safe.forTerminal("accepted alternative at high confidence " + x.scenario() + ": "
+                    + x.verdict()));
+        }
         return failed == 0 ? Main.OK : Main.BROKEN_KNOWLEDGE;
     }
 }

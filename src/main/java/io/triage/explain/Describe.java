@@ -67,6 +67,9 @@ final class Describe {
             return "knowledge: Xid " + x.code() + " — " + x.name() + " (" + x.implicates() + ")";
         } else if (f instanceof Target t) {
             return "target " + t;
+        } else if (f instanceof io.triage.facts.DifferentialNeed n) {
+            return "knowledge: before " + n.cause() + " is certain, " + n.need() + " (any of "
+                    + String.join(", ", n.probes()) + ")";
         } else if (f instanceof AdviceOption o) {
             return "knowledge: remediation step " + o.stepId() + " for " + o.cause()
                     + (o.subtype().isEmpty() ? "" : "/" + o.subtype());

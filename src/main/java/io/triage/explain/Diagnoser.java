@@ -14,6 +14,7 @@ import io.triage.facts.Proc;
 import io.triage.facts.Question;
 import io.triage.facts.Refutation;
 import io.triage.facts.Target;
+import io.triage.facts.Unconfirmed;
 import io.triage.facts.Unparseable;
 import io.triage.knowledge.KnowledgeBase;
 import io.triage.parse.FactBuilder;
@@ -80,12 +81,16 @@ public final class Diagnoser {
         List<Unparseable> unparseable = new ArrayList<>();
         List<Proc> procs = new ArrayList<>();
         List<Gpu> gpus = new ArrayList<>();
+        Map<String, List<Unconfirmed>> unconfirmed = new HashMap<>();
         Trace trace = run.trace();
+        List<Hypothesis> concluded = new ArrayList<>();
         for (Object f : run.facts()) {
             if (f instanceof Hypothesis h) {
-                Hypothesis prev = supported.get(h.cause());
-                if (prev == null || better(h, prev, trace)) {
-                    supported.put(h.cause(), h);
+                concluded.add(h);
+            } else if (f instanceof Unconfirmed u) {
+                List<Unconfirmed> l = unconfirmed.computeIfAbsent(u.cause(), k -> new ArrayList<>());
+                if (l.stream().noneMatch(x -> x.need().equals(u.need()))) {
+                    l.add(u);
                 }
             } else if (f instanceof Refutation r) {
                 refuted.computeIfAbsent(r.cause(), k -> new ArrayList<>()).add(r);
@@ -105,11 +110,18 @@ public final class Diagnoser {
                 gpus.add(g);
             }
         }
+        Policy policy = new Policy(unconfirmed);
+        for (Hypothesis h : concluded) {
+            Hypothesis prev = supported.get(h.cause());
+            if (prev == null || better(h, prev, trace, policy)) {
+                supported.put(h.cause(), h);
+            }
+        }
         Chains chains = new Chains(trace);
 
         List<Hypothesis> ranked = new ArrayList<>(supported.values());
         ranked.removeIf(h -> h.cause().equals(INSUFFICIENT));
-        ranked.sort(Comparator.comparingInt((Hypothesis h) -> CONFIDENCE.indexOf(h.confidence())).reversed()
+        ranked.sort(Comparator.comparingInt((Hypothesis h) -> CONFIDENCE.indexOf(policy.confidence(h))).reversed()
                 .thenComparing(Comparator.comparingInt((Hypothesis h) -> kb.cause(h.cause()).rank()).reversed())
                 .thenComparing(Hypothesis::cause));
         Hypothesis verdict;
@@ -122,10 +134,10 @@ public final class Diagnoser {
 
         List<Diagnosis.HypothesisView> views = new ArrayList<>();
         if (insufficient != null) {
-            views.add(view(insufficient, "supported", chains, refuted));
+            views.add(view(insufficient, "supported", chains, refuted, policy));
         }
         for (Hypothesis h : ranked) {
-            views.add(view(h, "supported", chains, refuted));
+            views.add(view(h, "supported", chains, refuted, policy));
         }
         List<String> unknown = new ArrayList<>();
         List<String> against = new ArrayList<>();
@@ -142,7 +154,7 @@ public final class Diagnoser {
             views.add(new Diagnosis.HypothesisView(c, "", "unknown", "", kb.cause(c).title(), List.of(), List.of()));
         }
         for (String c : against) {
-            views.add(view(new Hypothesis(c, "", ""), "refuted", chains, refuted));
+            views.add(view(new Hypothesis(c, "", ""), "refuted", chains, refuted, policy));
         }
 
         exclusions.sort(Comparator.comparing(Exclusion::cause).thenComparing(Exclusion::status));
@@ -155,14 +167,25 @@ public final class Diagnoser {
         Set<String> seenQ = new LinkedHashSet<>();
         List<Diagnosis.QuestionView> qs = new ArrayList<>();
         questions.sort(Comparator.comparing(Question::id));
+        // one question per id; the causes it would decide are all said
+        Map<String, Set<String>> aboutById = new HashMap<>();
+        for (Question q : questions) {
+            Set<String> about = aboutById.computeIfAbsent(q.id(), k -> new java.util.TreeSet<>());
+            for (String c : q.about().split(",")) {
+                if (!c.isBlank()) {
+                    about.add(c.strip());
+                }
+            }
+        }
         for (Question q : questions) {
             if (!seenQ.add(q.id())) {
                 continue;
             }
             KnowledgeBase.QuestionSpec spec = kb.question(q.id()).orElse(new KnowledgeBase.QuestionSpec(q.id(), ""));
             CommandTemplate.Filled cmd = fill(spec.command(), known(obs.target(), procs));
-            qs.add(new Diagnosis.QuestionView(q.id(), spec.text(), cmd.command(), q.about(), chains.premisesOf(q),
-                    cmd.withheld()));
+            Set<String> about = aboutById.get(q.id());
+            qs.add(new Diagnosis.QuestionView(q.id(), spec.text(), cmd.command(),
+                    about.size() <= 1 ? q.about() : String.join(", ", about), chains.premisesOf(q), cmd.withheld()));
         }
 
         List<Diagnosis.Step> steps = steps(verdict, ranked, advice, obs.target(), procs);
@@ -181,7 +204,7 @@ public final class Diagnoser {
             names.add(f.ruleName());
         }
         return new Diagnosis(Diagnosis.SCHEMA, source, obs.target(), verdict.cause(), verdict.subtype(),
-                verdict.confidence(), title, spec.summary() == null ? "" : spec.summary().strip(), caveats, views,
+                policy.confidence(verdict), title, spec.summary() == null ? "" : spec.summary().strip(), caveats, views,
                 ruledOut, qs, steps, coverage(probes, unparseable, obs.notes()),
                 new Diagnosis.Engine(run.fired(), List.copyOf(names), run.stoppedAtLimit(), home),
                 host(gpus, procs, probes));
@@ -268,7 +291,7 @@ public final class Diagnoser {
     }
 
     private Diagnosis.HypothesisView view(Hypothesis h, String status, Chains chains,
-                                          Map<String, List<Refutation>> refuted) {
+                                          Map<String, List<Refutation>> refuted, Policy policy) {
         List<Diagnosis.Node> against = new ArrayList<>();
         for (Refutation r : refuted.getOrDefault(h.cause(), List.of())) {
             against.add(chains.node(r, 0, new IdentityHashMap<>()));
@@ -277,18 +300,54 @@ public final class Diagnoser {
         if (status.equals("supported")) {
             Diagnosis.Node top = chains.node(h, 0, new IdentityHashMap<>());
             because = top.rule().isEmpty() ? because : List.of(top);
+            List<Unconfirmed> open = policy.unconfirmed(h.cause());
+            if (!open.isEmpty()) {
+                List<Diagnosis.Node> withOpen = new ArrayList<>();
+                for (Diagnosis.Node n : because) {
+                    // the concluding rule's confidence, and what the diagnosis reports instead
+                    withOpen.add(n == top && !policy.confidence(h).equals(h.confidence())
+                            ? new Diagnosis.Node(n.rule(), n.rationale(), n.fact() + ", reported "
+                                    + policy.confidence(h) + ": the differential is not done", n.evidence(), n.premises())
+                            : n);
+                }
+                for (Unconfirmed u : open) {
+                    withOpen.add(chains.unconfirmed(u));
+                }
+                because = List.copyOf(withOpen);
+            }
         }
-        return new Diagnosis.HypothesisView(h.cause(), h.subtype(), status, h.confidence(), kb.cause(h.cause()).title(),
-                because, against);
+        return new Diagnosis.HypothesisView(h.cause(), h.subtype(), status, policy.confidence(h),
+                kb.cause(h.cause()).title(), because, against);
+    }
+
+    /**
+     * The partial-evidence policy's last step: a cause the rules concluded with high confidence whose
+     * differential is not done (an {@link Unconfirmed} fact of {@code 45-partial-evidence.drl}, from the needs of
+     * {@code knowledge-base/differentials.yaml}) is reported at medium. Lower confidences stand as concluded.
+     */
+    private static final class Policy {
+        private final Map<String, List<Unconfirmed>> unconfirmed;
+
+        Policy(Map<String, List<Unconfirmed>> unconfirmed) {
+            this.unconfirmed = unconfirmed;
+        }
+
+        String confidence(Hypothesis h) {
+            return "high".equals(h.confidence()) && unconfirmed.containsKey(h.cause()) ? "medium" : h.confidence();
+        }
+
+        List<Unconfirmed> unconfirmed(String cause) {
+            return unconfirmed.getOrDefault(cause, List.of());
+        }
     }
 
     /**
      * Of two hypotheses for one cause: the more confident; then the one with a subtype; then the one
      * a rule concluded first (deterministic, whatever order working memory returns them in).
      */
-    private static boolean better(Hypothesis a, Hypothesis b, Trace trace) {
-        int ca = CONFIDENCE.indexOf(a.confidence());
-        int cb = CONFIDENCE.indexOf(b.confidence());
+    private static boolean better(Hypothesis a, Hypothesis b, Trace trace, Policy policy) {
+        int ca = CONFIDENCE.indexOf(policy.confidence(a));
+        int cb = CONFIDENCE.indexOf(policy.confidence(b));
         if (ca != cb) {
             return ca > cb;
         }
@@ -342,6 +401,21 @@ public final class Diagnoser {
                 out.add(node(p, 1, path));
             }
             return out;
+        }
+
+        /** What keeps a cause from high confidence: the rule, and the need's knowledge (not the hypothesis again). */
+        Diagnosis.Node unconfirmed(Unconfirmed u) {
+            Trace.Firing f = trace.justification(u);
+            if (f == null) {
+                return new Diagnosis.Node("", "", describe(u), null, List.of());
+            }
+            List<Diagnosis.Node> premises = new ArrayList<>();
+            for (Object p : f.premises()) {
+                if (!(p instanceof Hypothesis)) {
+                    premises.add(node(p, 1, new IdentityHashMap<>()));
+                }
+            }
+            return new Diagnosis.Node(f.ruleName(), f.rationale(), describe(u), null, premises);
         }
 
         Diagnosis.Node node(Object fact, int depth, IdentityHashMap<Object, Boolean> path) {

@@ -31,6 +31,7 @@ import java.util.stream.Stream;
 public final class KnowledgeBase {
     private static final Pattern NAMED_GROUP = Pattern.compile("\\(\\?P?<([a-zA-Z][a-zA-Z0-9]*)>");
 
+    private final List<io.triage.facts.DifferentialNeed> differentials;
     private final List<Marker> markers;
     private final ProcessPatterns processes;
     private final List<GpuProfileSpec> gpuProfiles;
@@ -87,10 +88,18 @@ public final class KnowledgeBase {
 
     public record StepFile(Map<String, StepSpec> steps) { }
 
+    /** One need of a cause's differential: what it answers, and the probes any one of which answers it. */
+    public record NeedSpec(String need, List<String> probes) { }
+
+    /** {@code differentials.yaml}: per cause, what must have been read before it is named with high confidence. */
+    public record DifferentialFile(Map<String, List<NeedSpec>> differentials) { }
+
     private KnowledgeBase(List<Marker> markers, ProcessPatterns processes, List<GpuProfileSpec> gpuProfiles,
                           GpuProfileSpec defaultGpuProfile, Thresholds thresholds, Map<Integer, XidInfo> xids,
                           Map<String, CauseSpec> causes, Map<String, String> symptomTexts,
-                          Map<String, QuestionSpec> questions, Map<String, StepSpec> steps, Cadence cadence) {
+                          Map<String, QuestionSpec> questions, Map<String, StepSpec> steps, Cadence cadence,
+                          List<io.triage.facts.DifferentialNeed> differentials) {
+        this.differentials = differentials;
         this.markers = markers;
         this.cadence = cadence;
         this.processes = processes;
@@ -163,7 +172,30 @@ public final class KnowledgeBase {
         Cadence cadence = Cadence.load(yaml, dir.resolve("cadence.yaml"), markerIds);
         return new KnowledgeBase(markers, processes, profiles, gf.defaults(), thresholds, xids,
                 new LinkedHashMap<>(cf.causes()), txt.symptoms() == null ? Map.of() : txt.symptoms(),
-                txt.questions() == null ? Map.of() : txt.questions(), sf.steps(), cadence);
+                txt.questions() == null ? Map.of() : txt.questions(), sf.steps(), cadence,
+                differentials(yaml, dir.resolve("differentials.yaml"), cf, txt));
+    }
+
+    /** Reads the differentials: every cause known, every need with a text and probes, its first probe askable. */
+    private static List<io.triage.facts.DifferentialNeed> differentials(ObjectMapper yaml, Path file, CauseFile cf,
+                                                                      TextFile txt) {
+        DifferentialFile df = read(yaml, file, DifferentialFile.class);
+        require(df.differentials() != null, file, "needs 'differentials:'");
+        List<io.triage.facts.DifferentialNeed> out = new ArrayList<>();
+        for (Map.Entry<String, List<NeedSpec>> e : df.differentials().entrySet()) {
+            require(cf.causes().containsKey(e.getKey()), file, "unknown cause '" + e.getKey() + "'");
+            require(e.getValue() != null && !e.getValue().isEmpty(), file, e.getKey() + " lists no need");
+            for (NeedSpec n : e.getValue()) {
+                require(n != null && n.need() != null && !n.need().isBlank() && n.probes() != null
+                        && !n.probes().isEmpty() && n.probes().stream().allMatch(p -> p != null && !p.isBlank()),
+                        file, e.getKey() + ": every need has a 'need' text and at least one probe");
+                String ask = "probe-" + n.probes().get(0);
+                require(txt.questions() != null && txt.questions().containsKey(ask), file, e.getKey() + ": need '"
+                        + n.need() + "' starts with probe " + n.probes().get(0) + ", but texts.yaml has no question " + ask);
+                out.add(new io.triage.facts.DifferentialNeed(e.getKey(), n.need().strip(), n.probes()));
+            }
+        }
+        return List.copyOf(out);
     }
 
     private static List<Marker> loadMarkers(ObjectMapper yaml, Path dir) {
@@ -335,6 +367,11 @@ public final class KnowledgeBase {
             }
         }
         return Optional.ofNullable(s);
+    }
+
+    /** The needs of every cause's differential ({@code differentials.yaml}), as facts for the rules. */
+    public List<io.triage.facts.DifferentialNeed> differentials() {
+        return differentials;
     }
 
     /** The advice options of the remediation catalogue, as facts for the rules. */

@@ -12,7 +12,11 @@ import java.util.List;
  * characters, all printable ASCII or tabs (where the two engines read every construct alike: {@code .},
  * {@code \b}, {@code \s}, {@code (?i)} differ only on other characters), and at most
  * {@link #FAST_READS_PER_CHAR} reads of each character. A line that would make the JDK backtrack past
- * that (or recurse too deep) is given to RE2J instead. Either way a search costs at most a fixed
+ * that (or recurse too deep) is given to RE2J instead. Lines with other characters go to the JDK too where
+ * both engines read those characters alike ({@link Shape}): for a pattern of ASCII text, a symbol such as a
+ * progress bar's {@code █} or {@code …} is, to both, no letter, digit, space or word character; a letter
+ * such as {@code µ} differs only at a word boundary {@code \b} (a word character to the JDK, not to RE2)
+ * and, under {@code (?i)}, where RE2 folds it onto an ASCII letter ({@code ſ} onto s, the Kelvin sign onto k). Either way a search costs at most a fixed
  * multiple of the line's length, and finds what RE2J finds.
  * Immutable and thread-safe.
  */
@@ -36,6 +40,25 @@ public final class LinePattern {
     private final java.util.regex.Pattern fast;
     private final List<String> groups;
     private final int programSize;
+    /** Lines of {@link Shape#SYMBOLS} may take the JDK path: the regex is ASCII and names no Unicode class. */
+    private final boolean symbolsFast;
+    /** Lines of {@link Shape#LETTERS} may take the JDK path too: and the regex has no word boundary. */
+    private final boolean lettersFast;
+
+    /**
+     * What a line holds, as far as the two engines could read it differently. One look at each character;
+     * a caller trying many patterns on one line asks once.
+     */
+    public enum Shape {
+        /** printable ASCII and tabs, at most {@link #FAST_MAX} characters */
+        PLAIN,
+        /** as PLAIN, plus symbols and punctuation beyond ASCII (no letter, digit, mark, space or control) */
+        SYMBOLS,
+        /** as SYMBOLS, plus letters and digits beyond ASCII other than those RE2 folds onto ASCII ones */
+        LETTERS,
+        /** anything else: too long, controls, spaces beyond ASCII, marks, surrogates, ſ, the Kelvin sign */
+        OTHER
+    }
 
     private LinePattern(String regex, com.google.re2j.Pattern linear, java.util.regex.Pattern fast, List<String> groups) {
         this.regex = regex;
@@ -43,6 +66,9 @@ public final class LinePattern {
         this.fast = fast;
         this.groups = groups;
         this.programSize = linear.matcher("").programSize();
+        boolean ascii = regex.chars().allMatch(c -> c < 0x80) && !regex.contains("\\p") && !regex.contains("\\P");
+        this.symbolsFast = fast != null && ascii;
+        this.lettersFast = symbolsFast && !regex.contains("\\b") && !regex.contains("\\B");
     }
 
     /**
@@ -87,7 +113,22 @@ public final class LinePattern {
      * through up to that many states per character), so the count follows the time.
      */
     public long cost(int n, boolean plain) {
-        return fast != null && plain && n <= FAST_MAX ? n + 1L : (n + 1L) * (1 + programSize / 16);
+        return cost(n, plain ? Shape.PLAIN : Shape.OTHER);
+    }
+
+    /** As {@link #cost(int, boolean)}, for a line of the given shape. */
+    public long cost(int n, Shape shape) {
+        return fastFor(shape) && n <= FAST_MAX ? n + 1L : (n + 1L) * (1 + programSize / 16);
+    }
+
+    /** Whether a line of this shape is tried on the JDK engine first. */
+    private boolean fastFor(Shape shape) {
+        return switch (shape) {
+            case PLAIN -> fast != null;
+            case SYMBOLS -> symbolsFast;
+            case LETTERS -> lettersFast;
+            case OTHER -> false;
+        };
     }
 
     /** The size of the RE2J program: its work per character is at most proportional to it. */
@@ -109,9 +150,44 @@ public final class LinePattern {
         return true;
     }
 
+    /** What the line holds, as far as the engines could read it differently (see {@link Shape}). */
+    public static Shape shape(CharSequence line) {
+        int n = line.length();
+        if (n > FAST_MAX) {
+            return Shape.OTHER;
+        }
+        Shape shape = Shape.PLAIN;
+        for (int i = 0; i < n; i++) {
+            char c = line.charAt(i);
+            if (c >= 0x20 && c <= 0x7E || c == '\t') {
+                continue;
+            }
+            if (c < 0xA0 || c == '\u017F' || c == '\u212A' || Character.isSurrogate(c)) {
+                return Shape.OTHER; // controls (C0, DEL, C1); letters RE2 folds onto s and k
+            }
+            switch (Character.getType(c)) {
+                case Character.OTHER_SYMBOL, Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL,
+                     Character.MODIFIER_SYMBOL, Character.DASH_PUNCTUATION, Character.START_PUNCTUATION,
+                     Character.END_PUNCTUATION, Character.OTHER_PUNCTUATION, Character.INITIAL_QUOTE_PUNCTUATION,
+                     Character.FINAL_QUOTE_PUNCTUATION -> {
+                    if (shape == Shape.PLAIN) {
+                        shape = Shape.SYMBOLS;
+                    }
+                }
+                case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
+                     Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.DECIMAL_DIGIT_NUMBER,
+                     Character.LETTER_NUMBER, Character.OTHER_NUMBER -> shape = Shape.LETTERS;
+                default -> {
+                    return Shape.OTHER; // marks (a word character's tail to the JDK), spaces, unassigned…
+                }
+            }
+        }
+        return shape;
+    }
+
     /** The first match in the line with its groups, or null. */
     public Match find(CharSequence line) {
-        return find(line, plain(line));
+        return find(line, shape(line));
     }
 
     /**
@@ -120,7 +196,16 @@ public final class LinePattern {
      * @param plain what {@link #plain} says of the line (a caller trying many patterns asks once)
      */
     public Match find(CharSequence line, boolean plain) {
-        if (fast != null && plain && line.length() <= FAST_MAX) {
+        return find(line, plain ? Shape.PLAIN : Shape.OTHER);
+    }
+
+    /**
+     * The first match in the line with its groups, or null.
+     *
+     * @param shape what {@link #shape} says of the line (a caller trying many patterns asks once)
+     */
+    public Match find(CharSequence line, Shape shape) {
+        if (fastFor(shape) && line.length() <= FAST_MAX) {
             Leash leashed = new Leash(line, (long) FAST_READS_PER_CHAR * (line.length() + 1));
             try {
                 java.util.regex.Matcher m = fast.matcher(leashed);

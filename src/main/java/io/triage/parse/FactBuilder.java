@@ -39,16 +39,23 @@ public final class FactBuilder {
     /** The probes of the capture format; one that is missing is reported as absent (unknown). */
     public static final List<String> STANDARD_PROBES = List.of("health", "gpus", "gpu_apps", "pgrep", "ps",
             "log_tail", "log_markers", "listen", "dmesg", "nvidia_smi_full", "date");
-    /** RE2J: a listener line is host text, and this pattern has wildcards a JDK matcher could backtrack over. */
-    private static final com.google.re2j.Pattern SS_LINE = com.google.re2j.Pattern.compile(
-            "(?:LISTEN|tcp6?)\\s+\\d+\\s+\\d+\\s+\\S*?[:.](\\d+)\\s+\\S+(?:\\s+LISTEN)?(?:\\s+(?:users:\\(\\(\"([^\"]*)\",pid=(\\d+)|(\\d+)/(\\S+)))?");
+    /**
+     * A listener line ({@code ss -ltnp}, {@code netstat -ltnp}). Host text, with wildcards a backtracking matcher
+     * could try in every combination: a {@link io.triage.knowledge.LinePattern}, linear whichever engine runs it.
+     */
+    private static final io.triage.knowledge.LinePattern SS_LINE = io.triage.knowledge.LinePattern.compile(
+            "(?:LISTEN|tcp6?)\\s+\\d+\\s+\\d+\\s+\\S*?[:.](?<port>\\d+)\\s+\\S+(?:\\s+LISTEN)?(?:\\s+(?:users:\\(\\(\"(?<comm>[^\"]*)\",pid=(?<pid>\\d+)|(?<npid>\\d+)/(?<ncomm>\\S+)))?",
+            List.of("port", "comm", "pid", "npid", "ncomm"));
 
     private final KnowledgeBase kb;
     private final long workBudget;
     private final Map<String, List<Marker>> markersByServer = new HashMap<>();
     private final Map<String, io.triage.knowledge.LiteralIndex> indexByServer = new HashMap<>();
     private final Set<String> serverKinds = new HashSet<>();
-    private final ByContent byContent;
+    /** Routes files no parser reads by name (and a health answer's body) to the probes that read what they hold. */
+    private final io.triage.capture.ByContent byContent;
+    /** Then supervisor records found by content, a second one of a kind beside the first. */
+    private final ByContent supervisorsByContent;
 
     public FactBuilder(KnowledgeBase kb) {
         this(kb, ReadBudget.CAPTURE_WORK);
@@ -58,6 +65,8 @@ public final class FactBuilder {
     public FactBuilder(KnowledgeBase kb, long workBudget) {
         this.kb = kb;
         this.workBudget = workBudget;
+        io.triage.capture.PasteRecognizer recognizer = new io.triage.capture.PasteRecognizer(kb);
+        this.byContent = new io.triage.capture.ByContent(recognizer, n -> readsByName(n) || recognizer.files(n));
         for (Marker m : kb.markers()) {
             if (!m.server().equals("common")) {
                 serverKinds.add(m.server());
@@ -74,17 +83,11 @@ public final class FactBuilder {
         }
         markersByServer.put("", kb.markers());
         markersByServer.forEach((k, v) -> indexByServer.put(k, new io.triage.knowledge.LiteralIndex(v)));
-        this.byContent = new ByContent(new io.triage.capture.PasteRecognizer(kb), FactBuilder::readsByName);
-    }
-
-    /** True for a probe name some parser here reads by its name; files of other names are read by content. */
-    public static boolean readsByName(String name) {
-        return STANDARD_PROBES.contains(name) || isOtherLog(name) || SupervisorParsers.reads(name)
-                || Set.of("docker_ps", "podman_ps", "journal_kernel", "kern_log").contains(name);
+        this.supervisorsByContent = new ByContent(recognizer, FactBuilder::readsByName);
     }
 
     public Observation build(Capture given, Map<String, String> extraIntent) {
-        Capture capture = byContent.apply(given);
+        Capture capture = supervisorsByContent.apply(byContent.route(given));
         Sink sink = new Sink(new ReadBudget(workBudget));
         List<String> notes = new ArrayList<>(capture.notes());
         Map<String, String> t = capture.target();
@@ -112,6 +115,9 @@ public final class FactBuilder {
         if (date != null && !date.outOrEmpty().isBlank()) {
             String first = sink.budget().cut(date.name(), 1, Text.lines(date.outOrEmpty()).get(0));
             OffsetDateTime odt = Timestamps.isoInstant(first);
+            if (odt == null) {
+                odt = Timestamps.plainDate(first);
+            }
             if (odt != null) {
                 clock = odt.toEpochSecond();
                 zone = odt.getOffset();
@@ -232,7 +238,7 @@ public final class FactBuilder {
             }
         });
 
-        for (String dmesgName : List.of("dmesg", "journal_kernel", "kern_log")) {
+        for (String dmesgName : KERNEL_LOGS) {
             guarded(capture.probes().get(dmesgName), sink, p -> KernelLogParser.parse(p, sink, y));
         }
         for (String name : List.of("docker_ps", "podman_ps")) {
@@ -267,6 +273,7 @@ public final class FactBuilder {
         }
         extra.add(kb.thresholds());
         extra.addAll(kb.adviceOptions());
+        extra.addAll(kb.differentials());
         Target target = new Target(server, port, log);
         extra.add(target);
         List<Object> facts = dedupe(sink.facts());
@@ -367,6 +374,19 @@ public final class FactBuilder {
         return best;
     }
 
+    /** Kernel logs read by name besides {@code dmesg}. */
+    private static final List<String> KERNEL_LOGS = List.of("dmesg", "journal_kernel", "kern_log");
+
+    /**
+     * Whether a parser reads a probe of this name as it is (the standard probes, kernel logs, container lists,
+     * logs by their name; a package manager's history is deliberately not a log): the capture's other files are
+     * read by their content ({@link io.triage.capture.ByContent}).
+     */
+    public static boolean readsByName(String name) {
+        return STANDARD_PROBES.contains(name) || KERNEL_LOGS.contains(name) || name.equals("docker_ps")
+                || name.equals("podman_ps") || name.contains("apt") || isOtherLog(name) || SupervisorParsers.reads(name);
+    }
+
     private static boolean isOtherLog(String name) {
         if (name.equals("log_tail") || name.equals("log_markers") || name.contains("apt") || name.contains("dmesg")
                 || name.contains("kern")) {
@@ -409,14 +429,15 @@ public final class FactBuilder {
     private static void listen(ProbeOutput p, Sink sink, java.util.function.Consumer<Listener> out) {
         List<String> lines = sink.lines(p, 2);
         for (int i = 0; i < lines.size(); i++) {
-            com.google.re2j.Matcher m = SS_LINE.matcher(lines.get(i));
-            if (!m.find()) {
+            io.triage.knowledge.LinePattern.Match m = SS_LINE.find(lines.get(i));
+            if (m == null) {
                 continue;
             }
-            int pid = m.group(3) != null ? Text.parseInt(m.group(3), -1)
-                    : m.group(4) != null ? Text.parseInt(m.group(4), -1) : -1;
-            String name = m.group(2) != null ? m.group(2) : m.group(5) != null ? m.group(5) : "";
-            out.accept(new Listener(Text.parseInt(m.group(1), -1), pid, name, p.name(), i + 1, Text.excerpt(lines.get(i))));
+            int pid = m.group("pid") != null ? Text.parseInt(m.group("pid"), -1)
+                    : m.group("npid") != null ? Text.parseInt(m.group("npid"), -1) : -1;
+            String name = m.group("comm") != null ? m.group("comm") : m.group("ncomm") != null ? m.group("ncomm") : "";
+            out.accept(new Listener(Text.parseInt(m.group("port"), -1), pid, name, p.name(), i + 1,
+                    Text.excerpt(lines.get(i))));
         }
     }
 

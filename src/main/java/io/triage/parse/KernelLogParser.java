@@ -29,6 +29,24 @@ final class KernelLogParser {
     private KernelLogParser() {
     }
 
+    /** What any match of {@link #FALLEN} contains, in ASCII letters no case folding of RE2 maps elsewhere. */
+    private static final String FALLEN_FIXED = "fallen off the bu";
+
+    /**
+     * Whether the line may say a GPU fell off the bus: it holds {@link #FALLEN_FIXED} in any case (a check
+     * the pattern's every match passes), so the pattern itself runs on the rare lines that do.
+     */
+    static boolean mayHaveFallen(String line) {
+        int k = FALLEN_FIXED.length();
+        for (int i = 0, last = line.length() - k; i <= last; i++) {
+            char c = line.charAt(i);
+            if ((c == 'f' || c == 'F') && line.regionMatches(true, i, FALLEN_FIXED, 0, k)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Passes over a line: the timestamp, the literal checks and the patterns they let through. */
     static final int PASSES = 10;
 
@@ -70,10 +88,10 @@ final class KernelLogParser {
                 int pid = m.group(3) == null ? -1 : Text.parseInt(m.group(3), -1);
                 sink.add(new KernelEvent("xid", pid, m.group(4) == null ? "" : m.group(4).strip(),
                         Text.parseInt(m.group(2), -1), epoch, p.name(), i + 1, Text.excerpt(line)));
-                if (FALLEN.matcher(line).find()) {
+                if (mayHaveFallen(line) && FALLEN.matcher(line).find()) {
                     sink.add(new KernelEvent("fallen-off-bus", -1, "", 79, epoch, p.name(), i + 1, Text.excerpt(line)));
                 }
-            } else if (FALLEN.matcher(line).find()) {
+            } else if (mayHaveFallen(line) && FALLEN.matcher(line).find()) {
                 sink.add(new KernelEvent("fallen-off-bus", -1, "", -1, epoch, p.name(), i + 1, Text.excerpt(line)));
             } else if (line.contains(" blocked for more than ") && (m = HUNG.matcher(line)).find()) {
                 sink.add(new KernelEvent("hung-task", Text.parseInt(m.group(2), -1), m.group(1), -1, epoch,

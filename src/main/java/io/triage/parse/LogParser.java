@@ -108,14 +108,14 @@ final class LogParser {
             List<Marker> ms = null;
             List<LinePattern.Match> mm = null;
             java.util.BitSet candidates = index.candidates(text);
-            boolean plain = LinePattern.plain(text);
+            LinePattern.Shape shape = LinePattern.shape(text);
             for (int c = candidates.nextSetBit(0); c >= 0; c = candidates.nextSetBit(c + 1)) {
                 Marker m = markers.get(c);
                 if (ms != null && ms.get(ms.size() - 1).id().equals(m.id())) {
                     continue; // another branch of a marker that already matched this line
                 }
-                budget.spend(m.pattern().cost(text.length(), plain));
-                LinePattern.Match matcher = m.pattern().find(text, plain);
+                budget.spend(m.pattern().cost(text.length(), shape));
+                LinePattern.Match matcher = m.pattern().find(text, shape);
                 if (matcher != null) {
                     if (ms == null) {
                         ms = new ArrayList<>(2);

@@ -86,6 +86,26 @@ final class Timestamps {
         }
     }
 
+    private static final java.time.format.DateTimeFormatter DATE_DEFAULT = java.time.format.DateTimeFormatter
+            .ofPattern("EEE MMM d HH:mm:ss zzz yyyy", java.util.Locale.ENGLISH);
+
+    /**
+     * {@code date}'s own format, {@code Mon Nov 30 07:41:58 UTC 2026}, when its zone is UTC or GMT (an
+     * abbreviation such as CST names several zones: not guessed); else null.
+     */
+    static OffsetDateTime plainDate(String s) {
+        if (s.length() > 64 || !(s.contains(" UTC ") || s.contains(" GMT "))) {
+            return null;
+        }
+        String t = s.strip().replace("  ", " "); // a one-digit day is padded: "Dec  1"
+
+        try {
+            return java.time.ZonedDateTime.parse(t, DATE_DEFAULT).toOffsetDateTime().withOffsetSameInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
     private static String normalOffset(String o) {
         return o.length() == 5 ? o.substring(0, 3) + ":" + o.substring(3) : o;
     }

@@ -98,6 +98,10 @@ public final class Redactor {
         List<int[]> spans = new ArrayList<>();
         int n = s.length();
         int i = 0;
+        Matcher option = null;
+        Matcher assignment = null;
+        Matcher header = null;
+        Matcher tokens = null;
         while (i < n) {
             if (!wordChar(s.charAt(i))) {
                 i++;
@@ -108,12 +112,18 @@ public final class Redactor {
                 i++;
             }
             if (shapes.mayStartSecret(s, ws, i)) {
+                if (option == null) { // one set of matchers for the whole text, made at its first candidate
+                    option = shapes.option.matcher(s);
+                    assignment = shapes.assignment.matcher(s);
+                    header = shapes.header.matcher(s);
+                    tokens = shapes.tokens.matcher(s);
+                }
                 int from = Math.max(0, ws - 2);
                 int to = Math.min(n, i + 64);
-                valueAfter(shapes.option.matcher(s), s, from, to, i, spans);
-                valueAfter(shapes.assignment.matcher(s), s, from, to, i, spans);
-                valueAfter(shapes.header.matcher(s), s, from, to, i, spans);
-                Matcher t = region(shapes.tokens.matcher(s), ws, Math.min(n, i + 1));
+                valueAfter(option, s, from, to, i, spans);
+                valueAfter(assignment, s, from, to, i, spans);
+                valueAfter(header, s, from, to, i, spans);
+                Matcher t = region(tokens, ws, Math.min(n, i + 1));
                 while (t.find() && t.start() < i) {
                     spans.add(new int[] {t.start(), t.end()});
                 }

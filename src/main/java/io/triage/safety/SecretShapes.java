@@ -41,6 +41,10 @@ public final class SecretShapes {
     private final List<String> prefixes;
     /** Secret and header names (normalised) by length, for a look-up without allocating. */
     private final List<List<String>> byLength = new ArrayList<>();
+    /** ASCII characters a name starts with, lower case: a word starting otherwise is no name (one look-up). */
+    private final boolean[] nameFirst = new boolean[128];
+    /** ASCII characters a token prefix starts with, as spelt. */
+    private final boolean[] prefixFirst = new boolean[128];
     private final Set<String> notSecret;
     /** {@code --name} followed by {@code =} or blanks. */
     final Pattern option;
@@ -62,7 +66,17 @@ public final class SecretShapes {
                     byLength.add(new ArrayList<>());
                 }
                 byLength.get(w.length()).add(w);
+                char c = w.charAt(0);
+                if (c < 128) {
+                    nameFirst[c] = true;
+                    if (c >= 'a' && c <= 'z') {
+                        nameFirst[c - 32] = true;
+                    }
+                }
             }
+        }
+        for (String p : prefixes) {
+            prefixFirst[p.charAt(0)] = true; // prefixes are letters, digits, '_' and '-' (checked at load)
         }
         this.notSecret = notSecret;
         this.option = option;
@@ -159,7 +173,7 @@ public final class SecretShapes {
             a++;
         }
         int len = to - a;
-        if (len < byLength.size()) {
+        if (len < byLength.size() && len > 0 && s.charAt(a) < 128 && nameFirst[s.charAt(a)]) {
             for (String w : byLength.get(len)) {
                 if (sameName(s, a, w)) {
                     return true;
@@ -169,6 +183,10 @@ public final class SecretShapes {
         // a token starts the word or follows a '-' inside it (--api-key=sk-…, key-sk-…)
         for (int i = from; i < to; i++) {
             if (i > from && s.charAt(i - 1) != '-') {
+                continue;
+            }
+            char c = s.charAt(i);
+            if (c >= 128 || !prefixFirst[c]) {
                 continue;
             }
             for (String p : prefixes) {

@@ -137,4 +137,33 @@ class LinearPatternsTest {
         assertNull(p.find(dotted));
         assertEquals("boom", p.find("a.".repeat(500) + "ValueError: boom").group("message"));
     }
+
+    @Test
+    void linesWithCharactersBeyondAsciiTakeTheFastPathOnlyWhereBothEnginesReadThemAlike() {
+        assertEquals(LinePattern.Shape.PLAIN, LinePattern.shape("INFO 12-01 loading 3/4"));
+        assertEquals(LinePattern.Shape.SYMBOLS, LinePattern.shape("Capturing CUDA graphs: 100%|██████████| 67/67 …"));
+        assertEquals(LinePattern.Shape.LETTERS, LinePattern.shape("time_per_token=\"50.1µs\""));
+        assertEquals(LinePattern.Shape.OTHER, LinePattern.shape("a long \u017F in it"), "RE2 folds it onto s");
+        assertEquals(LinePattern.Shape.OTHER, LinePattern.shape("a Kelvin \u212A sign"), "RE2 folds it onto k");
+        assertEquals(LinePattern.Shape.OTHER, LinePattern.shape("e\u0301 (a mark the JDK counts into a word)"));
+        assertEquals(LinePattern.Shape.OTHER, LinePattern.shape("nbsp\u00a0here"));
+        assertEquals(LinePattern.Shape.OTHER, LinePattern.shape("x".repeat(LinePattern.FAST_MAX + 1)));
+        String[] patterns = {"\\bbus\\b", "(?i)^s", "(?i)^kill", "(?i)\\bkill\\b", "\\w+s\\b", "[^a-z]+", "(?i)[a-z]+s",
+                "\\S+s", "tok.n", "^\\W"};
+        String[] lines = {"µs bus", "aµs", "µbus", "busµ", "BUS █ bus", "█bus█", "\u017Fbus", "\u212Aill", "kill \u212Aill",
+                "token tok█n", "e\u0301bus", "\u017F", "50.1µs", "…s", "µ"};
+        int disagreements = 0;
+        for (String regex : patterns) {
+            LinePattern p = LinePattern.compile(regex, List.of());
+            java.util.regex.Pattern jdk = java.util.regex.Pattern.compile(regex, java.util.regex.Pattern.UNIX_LINES);
+            for (String line : lines) {
+                boolean re2 = p.linearOnly().find(line) != null;
+                if (jdk.matcher(line).find() != re2) {
+                    disagreements++; // the hazard is real on this line: the shape must keep it off the JDK path
+                }
+                assertEquals(re2, p.find(line) != null, regex + " on " + line + " (" + LinePattern.shape(line) + ")");
+            }
+        }
+        assertTrue(disagreements >= 3, "the lines include ones the engines read differently: " + disagreements);
+    }
 }

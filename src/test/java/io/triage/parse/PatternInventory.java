@@ -91,11 +91,12 @@ public final class PatternInventory {
                     if (!Modifier.isStatic(f.getModifiers())) {
                         continue;
                     }
-                    if (f.getType() == java.util.regex.Pattern.class || f.getType() == com.google.re2j.Pattern.class) {
+                    if (f.getType() == java.util.regex.Pattern.class || f.getType() == com.google.re2j.Pattern.class
+                            || f.getType() == LinePattern.class) {
                         f.setAccessible(true);
                         Object p = f.get(null);
                         String regex = p instanceof java.util.regex.Pattern jp ? jp.pattern()
-                                : ((com.google.re2j.Pattern) p).pattern();
+                                : p instanceof LinePattern lp ? lp.pattern() : ((com.google.re2j.Pattern) p).pattern();
                         out.add(new Entry(type.getSimpleName() + "." + f.getName(), regex, p));
                     }
                 }
