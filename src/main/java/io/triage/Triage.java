@@ -179,6 +179,17 @@ public final class Triage {
         return diagnoser.diagnose(redactor.redact(capture), redactor.redactIntent(intent == null ? Map.of() : intent));
     }
 
+    /** Diagnoses a capture directory as {@link #replay} does, keeping the working memory the rules ended with. */
+    public Diagnoser.Examined examine(Path captureDir, Map<String, String> intent) throws CaptureException {
+        return diagnoser.examine(redactor.redact(reader.read(captureDir)),
+                redactor.redactIntent(intent == null ? Map.of() : intent));
+    }
+
+    /** The WHY NOT of these rules (its parsed rule files and compiled queries are kept). */
+    public WhyNot whyNot() {
+        return whyNot;
+    }
+
     /**
      * WHY NOT {@code cause} for this capture: the rules that would conclude it and which of their conditions the
      * facts (redacted as for {@link #diagnose}) meet.

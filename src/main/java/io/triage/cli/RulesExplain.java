@@ -65,7 +65,7 @@ final class RulesExplain implements Callable<Integer> {
                 throw new IllegalStateException("the answer could not be written as JSON", e);
             }
         } else {
-            out.print(Safe.forTerminalText(WhyNot.text(a)));
+            WhyNot.text(a).lines().forEach(l -> out.println(Safe.forTerminal(l)));
         }
         out.flush();
         return Main.OK;

@@ -148,6 +148,27 @@ public final class WhyNot {
         return new Answer(cause, kb.cause(cause).title(), verdict, concluded, ranked, notes);
     }
 
+    /** Where each rule of the rule files is written, as "file:line", by rule name (in file order). */
+    public Map<String, String> ruleLocations() {
+        Map<String, String> m = new LinkedHashMap<>();
+        parsed().rules.forEach(r -> m.putIfAbsent(r.name, r.file + ":" + r.line));
+        return m;
+    }
+
+    /** The (cause, subtype) pairs the rules conclude with a literal, non-empty subtype, as "cause/subtype". */
+    public Set<String> literalSubtypes() {
+        Set<String> out = new java.util.TreeSet<>();
+        for (Rule r : parsed().rules) {
+            Matcher m = HYPOTHESIS.matcher(r.consequence);
+            while (m.find()) {
+                if (m.group(2) != null && !m.group(2).isEmpty()) {
+                    out.add(m.group(1) + "/" + m.group(2));
+                }
+            }
+        }
+        return out;
+    }
+
     private Candidate evaluate(KieSession session, Query q) {
         List<Condition> conds = new ArrayList<>();
         boolean all = true;
