@@ -493,8 +493,34 @@
       b.appendChild(el('p', null, 'It is supported too, at ' + h.confidence + ' confidence, but ranks below ' + d.cause + ':'));
       b.appendChild(chainList(h.because));
     } else if (!x) {
-      b.appendChild(el('p', null, 'No rule concluded ' + id + ': none of the evidence it needs was seen.'));
+      b.appendChild(el('p', null, 'No rule concluded ' + id + '.'));
     }
+    if (current && current.id && current.doc === d) await whyNotRules(b, current.id, id);
+  }
+  // the rules that would conclude the cause, closest first, and which of their conditions the facts met
+  async function whyNotRules(b, diagnosisId, cause) {
+    let w;
+    try {
+      w = await api('GET', '/api/v1/diagnoses/' + encodeURIComponent(diagnosisId) + '/why-not?cause=' + encodeURIComponent(cause));
+    } catch (e) {
+      b.appendChild(el('p', {class: 'muted'}, 'The rules for ' + cause + ' could not be examined: ' + e.message));
+      return;
+    }
+    const rules = (w && w.rules) || [];
+    if (!rules.length) { b.appendChild(el('p', {class: 'muted'}, 'No rule concludes ' + cause + '.')); return; }
+    const box = el('div', {class: 'whynot-rules'}, el('p', null, rules.length === 1 ? 'The rule that would conclude it:'
+      : 'The rules that would conclude it, closest first:'));
+    for (const r of rules.slice(0, 3)) {
+      box.appendChild(el('div', {class: 'whynot-rule', 'data-rule': r.rule},
+        el('strong', null, r.rule), ' ', el('span', {class: 'muted'}, r.file + ':' + r.line + ', ' + r.confidence
+          + (r.matches ? ' — fires' : ' — ' + r.met + ' of ' + r.of + ' conditions met')),
+        el('ul', null, (r.conditions || []).map((c) => el('li', {class: c.met, 'data-met': c.met},
+          (c.met === 'met' ? '✓ ' : c.met === 'unmet' ? '✗ ' : '? ') + c.plain,
+          c.failsTogether ? el('span', {class: 'muted'}, ' (holds alone, not with the conditions before it)') : null,
+          el('code', {class: 'drl'}, c.condition))))));
+    }
+    if (rules.length > 3) box.appendChild(el('p', {class: 'muted'}, (rules.length - 3) + ' more: triage rules explain ' + cause + ' CAPTURE lists them all.'));
+    b.appendChild(box);
   }
   function showSteps(d) {
     const b = bot(el('h3', null, 'What to do next'));

@@ -8,6 +8,7 @@ import io.triage.engine.RuleBase;
 import io.triage.engine.RuleBaseCache;
 import io.triage.explain.Diagnoser;
 import io.triage.explain.Diagnosis;
+import io.triage.explain.WhyNot;
 import io.triage.knowledge.KnowledgeBase;
 import io.triage.knowledge.KnowledgeException;
 import io.triage.safety.RedactionKey;
@@ -30,6 +31,7 @@ public final class Triage {
     private final Diagnoser diagnoser;
     private final Redactor redactor;
     private final CaptureReader reader = new CaptureReader();
+    private final WhyNot whyNot;
 
     /** As below, redacting with {@code home/knowledge-base/secrets.yaml} under a key of this process. */
     public Triage(Path home, KnowledgeBase knowledge, RuleBase rules) {
@@ -47,6 +49,7 @@ public final class Triage {
         this.rules = rules;
         this.redactor = redactor;
         this.diagnoser = new Diagnoser(knowledge, new Engine(rules), home == null ? "" : home.toAbsolutePath().toString());
+        this.whyNot = new WhyNot(rules, knowledge);
     }
 
     /**
@@ -174,6 +177,29 @@ public final class Triage {
      */
     public Diagnosis diagnose(Capture capture, Map<String, String> intent) {
         return diagnoser.diagnose(redactor.redact(capture), redactor.redactIntent(intent == null ? Map.of() : intent));
+    }
+
+    /** Diagnoses a capture directory as {@link #replay} does, keeping the working memory the rules ended with. */
+    public Diagnoser.Examined examine(Path captureDir, Map<String, String> intent) throws CaptureException {
+        return diagnoser.examine(redactor.redact(reader.read(captureDir)),
+                redactor.redactIntent(intent == null ? Map.of() : intent));
+    }
+
+    /** The WHY NOT of these rules (its parsed rule files and compiled queries are kept). */
+    public WhyNot whyNot() {
+        return whyNot;
+    }
+
+    /**
+     * WHY NOT {@code cause} for this capture: the rules that would conclude it and which of their conditions the
+     * facts (redacted as for {@link #diagnose}) meet.
+     *
+     * @throws IllegalArgumentException when {@code cause} is not a known cause
+     */
+    public WhyNot.Answer whyNot(String cause, Capture capture, Map<String, String> intent) {
+        Diagnoser.Examined e = diagnoser.examine(redactor.redact(capture),
+                redactor.redactIntent(intent == null ? Map.of() : intent));
+        return whyNot.explain(cause, e.diagnosis().cause(), e.workingMemory());
     }
 
     /**

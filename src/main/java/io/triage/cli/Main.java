@@ -158,7 +158,7 @@ public final class Main implements Callable<Integer> {
     enum Format { text, json }
 
     @Command(name = "rules", mixinStandardHelpOptions = true, description = "Tools for rule authors.",
-            subcommands = {Check.class, RulesTest.class, Bench.class})
+            subcommands = {Check.class, RulesTest.class, Bench.class, RulesExplain.class, RulesScenario.class})
     static final class Rules implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;

@@ -2,9 +2,13 @@ package io.triage.cli;
 
 import io.triage.Triage;
 import io.triage.capture.CaptureException;
-import io.triage.explain.Diagnosis;
+import io.triage.explain.Diagnoser;
 import io.triage.explain.Expectation;
+import io.triage.explain.JsonRenderer;
+import io.triage.explain.RuleCoverage;
+import io.triage.safety.Safe;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -13,12 +17,15 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
-/** {@code triage rules test [DIR…]}: run every scenario (a capture with expected.txt) against the rules. */
+/** {@code triage rules test [DIR…] [--coverage] [--json]}: run every scenario (a capture with expected.txt) against the rules. */
 @Command(name = "test", mixinStandardHelpOptions = true,
         description = "Run scenarios (captures with expected.txt) against the rules; default: knowledge-base/scenarios.")
 final class RulesTest implements Callable<Integer> {
@@ -28,15 +35,28 @@ final class RulesTest implements Callable<Integer> {
     @Parameters(paramLabel = "DIR", arity = "0..*", description = "Scenario directories, or directories holding them.")
     List<Path> dirs = new ArrayList<>();
 
+    @Option(names = "--coverage", description = "Also say what the scenarios leave untested: rules never fired, causes and "
+            + "subtypes never expected, markers never matched, thresholds not tested on both sides.")
+    boolean coverage;
+
+    @Option(names = "--json", description = "One JSON document instead of text.")
+    boolean json;
+
     @Override
     public Integer call() throws IOException {
         Main main = (Main) rules.spec.parent().userObject();
         PrintWriter out = rules.spec.commandLine().getOut();
         Triage t = main.triage(false);
         List<Path> roots = dirs.isEmpty() ? List.of(t.home().resolve("knowledge-base/scenarios")) : dirs;
+        RuleCoverage cov = null;
+        if (coverage) {
+            Set<String> all = new LinkedHashSet<>();
+            t.rules().kieBase().getKiePackages().forEach(p -> p.getRules().forEach(r -> all.add(r.getName())));
+            cov = new RuleCoverage(t.knowledge(), all, t.whyNot(), t.home().resolve("knowledge-base/thresholds.yaml"));
+        }
         int passed = 0;
-        int failed = 0;
         io.triage.explain.Calibration calibration = new io.triage.explain.Calibration();
+        List<Map<String, Object>> failures = new ArrayList<>();
         for (Path root : roots) {
             List<Path> scenarios;
             try (Stream<Path> s = Files.walk(root)) {
@@ -45,33 +65,57 @@ final class RulesTest implements Callable<Integer> {
             for (Path dir : scenarios) {
                 List<String> problems;
                 try {
-                    Diagnosis d = t.replay(dir, Map.of());
+                    Diagnoser.Examined x = t.examine(dir, Map.of());
                     Expectation e = Expectation.read(dir);
-                    problems = e.failures(d);
-                    calibration.add(dir.toString(), e, d);
+                    problems = e.failures(x.diagnosis());
+                    calibration.add(dir.toString(), e, x.diagnosis());
+                    if (cov != null) {
+                        cov.add(e, x.diagnosis(), x.workingMemory());
+                    }
                 } catch (CaptureException | IllegalArgumentException e) {
                     problems = List.of(e.getMessage());
                 }
                 if (problems.isEmpty()) {
                     passed++;
                 } else {
-                    failed++;
-                    out.println(io.triage.safety.Safe.forTerminal("FAIL " + dir) + "\n  "
-                            + String.join("\n  ", problems.stream().map(io.triage.safety.Safe::forTerminal).toList()));
+                    Map<String, Object> f = new LinkedHashMap<>();
+                    f.put("scenario", dir.toString());
+                    f.put("problems", problems);
+                    failures.add(f);
+                    if (!json) {
+                        out.println(Safe.forTerminal("FAIL " + dir) + "\n  "
+                                + String.join("\n  ", problems.stream().map(Safe::forTerminal).toList()));
+                    }
                 }
             }
         }
-        out.println(passed + " passed, " + failed + " failed");
-        out.println();
-        out.println("confidence against the scenarios' causes:");
-        out.print(calibration.render());
-        for (io.triage.explain.Calibration.Entry x : calibration.highButWrong()) {
-            out.println(io.triage.safety.Safe.forTerminal("WRONG AT HIGH CONFIDENCE " + x.scenario() + ": " + x.verdict()));
+        if (json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("passed", passed);
+            doc.put("failed", failures.size());
+            doc.put("failures", failures);
+            if (cov != null) {
+                doc.put("coverage", RuleCoverage.json(cov.report()));
+            }
+            out.println(new JsonRenderer().mapper().writeValueAsString(doc));
+        } else {
+            out.println(passed + " passed, " + failures.size() + " failed");
+            out.println();
+            out.println("confidence against the scenarios' causes:");
+            out.print(calibration.render());
+            for (io.triage.explain.Calibration.Entry x : calibration.highButWrong()) {
+                out.println(Safe.forTerminal("WRONG AT HIGH CONFIDENCE " + x.scenario() + ": " + x.verdict()));
+            }
+            for (io.triage.explain.Calibration.Entry x : calibration.highButAccepted()) {
+                out.println(Safe.forTerminal("accepted alternative at high confidence " + x.scenario() + ": "
+                        + x.verdict()));
+            }
+            if (cov != null) {
+                // line by line: the report is long, and each line is made safe on its own
+                RuleCoverage.text(cov.report()).lines().forEach(l -> out.println(Safe.forTerminal(l)));
+            }
         }
-        for (io.triage.explain.Calibration.Entry x : calibration.highButAccepted()) {
-            out.println(io.triage.safety.Safe.forTerminal("accepted alternative at high confidence " + x.scenario() + ": "
-                    + x.verdict()));
-        }
-        return failed == 0 ? Main.OK : Main.BROKEN_KNOWLEDGE;
+        out.flush();
+        return failures.isEmpty() ? Main.OK : Main.BROKEN_KNOWLEDGE;
     }
 }

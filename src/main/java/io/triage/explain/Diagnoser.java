@@ -66,6 +66,16 @@ public final class Diagnoser {
         return assemble(capture.source(), obs, run);
     }
 
+    /** A diagnosis with every fact the rules ended with: the parsed facts and all they derived (for WHY NOT). */
+    public record Examined(Diagnosis diagnosis, List<Object> workingMemory) { }
+
+    /** As {@link #diagnose}, keeping the working memory the rules ended with. */
+    public Examined examine(Capture capture, Map<String, String> intent) {
+        Observation obs = facts.build(capture, intent);
+        Engine.Result run = engine.run(obs.facts());
+        return new Examined(assemble(capture.source(), obs, run), List.copyOf(run.facts()));
+    }
+
     /** The parsers' stage alone, for benchmarks and tests that look at raw facts. */
     public FactBuilder facts() {
         return facts;

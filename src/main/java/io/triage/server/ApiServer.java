@@ -123,6 +123,7 @@ public final class ApiServer implements AutoCloseable {
             routes.add(new Route("SSE", "/api/v1/diagnoses/{id}/events", true));
             cfg.routes.sse("/api/v1/diagnoses/{id}/events", this::events);
             route(cfg, "POST", "/api/v1/diagnoses/{id}/intent", true, this::intent);
+            route(cfg, "GET", "/api/v1/diagnoses/{id}/why-not", true, this::whyNot);
             route(cfg, "POST", "/api/v1/alertmanager", true, this::alertmanager);
         });
         app.start(settings.bind(), settings.port());
@@ -524,6 +525,12 @@ public final class ApiServer implements AutoCloseable {
             throw ApiError.badRequest("bad-intent", "say at least one thing you launched");
         }
         send(ctx, 200, diagnoses.reevaluate(r.id(), more, by(ctx)));
+    }
+
+    /** WHY NOT a cause: the rules that would conclude it and which of their conditions this diagnosis' facts meet. */
+    private void whyNot(Context ctx) {
+        DiagnosisRecord r = record(ctx);
+        send(ctx, 200, diagnoses.whyNot(r.id(), ctx.queryParam("cause")));
     }
 
     /** Prometheus Alertmanager's webhook: each firing alert's host is diagnosed; the result goes to the webhook target. */

@@ -573,6 +573,39 @@ public final class Diagnoses implements AutoCloseable {
         return out;
     }
 
+    /**
+     * WHY NOT {@code cause} for a finished diagnosis: the rules that would conclude it, re-run on its stored capture
+     * with its intent, and which of their conditions the facts meet ({@code triage.whynot/v1}).
+     */
+    public Map<String, Object> whyNot(String id, String cause) {
+        DiagnosisRecord r = get(id).orElseThrow(() -> ApiError.notFound("no diagnosis " + id));
+        if (r.kind() == Kind.sweep) {
+            throw new ApiError(409, "sweep", "why-not applies to one host's diagnosis: ask about that host");
+        }
+        if (r.status() != Status.done || r.diagnosis() == null) {
+            throw new ApiError(409, "not-done", "the diagnosis is " + r.status() + "; ask why-not once it is done");
+        }
+        if (cause == null || !triage.knowledge().causes().containsKey(cause)) {
+            throw ApiError.badRequest("unknown-cause", (cause == null || cause.isEmpty() ? "say which cause: ?cause=ID"
+                    : "no cause '" + HostPolicy.printable(cause) + "'") + "; the causes are "
+                    + String.join(", ", triage.knowledge().causes().keySet()));
+        }
+        Path dir = dataDir.resolve(r.captureDir());
+        if (!Files.isDirectory(dir)) {
+            throw new ApiError(409, "no-capture", "the capture of this diagnosis is no longer kept");
+        }
+        io.triage.explain.WhyNot.Answer a;
+        try {
+            a = triage.whyNot(cause, triage.reader().read(dir), r.intent());
+        } catch (CaptureException e) {
+            throw new ApiError(409, "no-capture", "the capture of this diagnosis cannot be read: " + e.getMessage());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", id);
+        out.putAll(io.triage.explain.WhyNot.json(a));
+        return out;
+    }
+
     /** Verdict before → after, and the rules that fired newly or no longer. */
     ObjectNode changes(JsonNode before, JsonNode after) {
         ObjectNode c = outward.mapper().createObjectNode();

@@ -397,6 +397,45 @@ class ServeApiTest {
         assertError(api.post("/api/v1/diagnoses/dnosuch/intent", "{\"intent\":{\"k\":\"v\"}}"), 404, "not-found");
     }
 
+    @Test
+    void whyNotSaysWhichConditionOfTheRulesForACauseTheStoredCaptureDidNotMeet() throws Exception {
+        Path dir = TestHome.fixture("04-external-kill-shell-killed-clean-dmesg");
+        ObjectNode capture = Http.JSON.createObjectNode();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String n = f.getFileName().toString();
+                if (n.endsWith(".out") || n.endsWith(".err") || n.equals("_probes.txt") || n.equals("target.txt")) {
+                    capture.put(n, Files.readString(f));
+                }
+            }
+        }
+        ObjectNode body = Http.JSON.createObjectNode();
+        body.set("capture", capture);
+        String id = create(body.toString());
+        assertEquals("external-kill", Http.json(api.awaitFinished(id)).path("cause").asText());
+
+        HttpResponse<String> r = api.get("/api/v1/diagnoses/" + id + "/why-not?cause=oom-killer");
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode w = Http.json(r);
+        assertEquals("triage.whynot/v1", w.path("schema").asText());
+        assertEquals(id, w.path("id").asText());
+        assertEquals("external-kill", w.path("verdict").asText());
+        assertEquals(0, w.path("concluded").size());
+        JsonNode server = null;
+        for (JsonNode rule : w.path("rules")) {
+            if (rule.path("rule").asText().equals("OOM killer killed the server")) {
+                server = rule;
+            }
+        }
+        assertNotNull(server, r.body());
+        assertEquals("unmet", server.path("conditions").path(0).path("met").asText());
+        assertTrue(server.path("conditions").path(0).path("plain").asText().contains("kernel OOM killer"), r.body());
+
+        assertError(api.get("/api/v1/diagnoses/" + id + "/why-not?cause=gremlins"), 400, "unknown-cause");
+        assertError(api.get("/api/v1/diagnoses/" + id + "/why-not"), 400, "unknown-cause");
+        assertError(api.get("/api/v1/diagnoses/dnosuch/why-not?cause=oom-killer"), 404, "not-found");
+    }
+
     // ---- bad requests
 
     @Test

@@ -233,6 +233,10 @@ class PageBrowserTest {
         WebElement whyNot = nextBubble(before);
         assertTrue(whyNot.getText().contains("Why not oom-killer?"), whyNot.getText());
         assertTrue(whyNot.getText().contains("Ruled out: the kernel log has no OOM-killer line"), whyNot.getText());
+        // and the rules that would conclude it, with the condition the facts did not meet
+        wait.until(d -> !whyNot.findElements(By.cssSelector(".whynot-rule[data-rule='OOM killer killed the server'] li[data-met='unmet']")).isEmpty());
+        assertTrue(whyNot.findElement(By.cssSelector(".whynot-rule[data-rule='OOM killer killed the server'] li[data-met='unmet']"))
+                .getText().contains("the kernel OOM killer killed a server process"), whyNot.getText());
         shot("03-why-not");
     }
 
