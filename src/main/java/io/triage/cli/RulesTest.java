@@ -34,30 +34,13 @@ final class RulesTest implements Callable<Integer> {
         PrintWriter out = rules.spec.commandLine().getOut();
         Triage t = main.triage(false);
         List<Path> roots = dirs.isEmpty() ? List.of(t.home().resolve("knowledge-base/scenarios")) : dirs;
-        int passed = 0;
-        int failed = 0;
-        for (Path root : roots) {
-            List<Path> scenarios;
-            try (Stream<Path> s = Files.walk(root)) {
-                scenarios = s.filter(p -> Files.isRegularFile(p.resolve("expected.txt"))).sorted().toList();
-            }
-            for (Path dir : scenarios) {
-                List<String> problems;
-                try {
-                    Diagnosis d = t.replay(dir, Map.of());
-                    problems = Expectation.read(dir).failures(d);
-                } catch (CaptureException | IllegalArgumentException e) {
-                    problems = List.of(e.getMessage());
-                }
-                if (problems.isEmpty()) {
-                    passed++;
-                } else {
-                    failed++;
-                    out.println(io.triage.safety.Safe.forTerminal("FAIL " + dir) + "\n  "
-                            + String.join("\n  ", problems.stream().map(io.triage.safety.Safe::forTerminal).toList()));
-                }
-            }
+        io.triage.ScenarioSuite.Result r = io.triage.ScenarioSuite.run(t, roots);
+        for (Map.Entry<Path, List<String>> f : r.failed().entrySet()) {
+            out.println(io.triage.safety.Safe.forTerminal("FAIL " + f.getKey()) + "\n  "
+                    + String.join("\n  ", f.getValue().stream().map(io.triage.safety.Safe::forTerminal).toList()));
         }
+        int passed = r.passed();
+        int failed = r.failed().size();
         out.println(passed + " passed, " + failed + " failed");
         return failed == 0 ? Main.OK : Main.BROKEN_KNOWLEDGE;
     }
