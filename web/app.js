@@ -124,6 +124,25 @@
       ul.replaceChildren(el('li', {class: 'muted'}, 'hosts: ' + e.message));
     }
   }
+  // ---------------------------------------------------------------- rules banner ----
+  // A reload of the rules that was refused keeps the last good base serving: say so, with each error's file and
+  // line (every text through el(), so through vis()).
+  async function loadRules() {
+    const banner = $('rules-banner');
+    if (!banner) return;
+    let r;
+    try { r = await api('GET', '/api/v1/rules'); } catch (e) { return; }
+    const last = r && r.lastReload;
+    if (!last || last.ok) { banner.hidden = true; banner.replaceChildren(); return; }
+    const errors = last.errors || [];
+    banner.replaceChildren(
+      el('strong', null, 'Rule reload refused'),
+      el('span', null, ' — still serving ' + (r.contentHash || 'the previous rules') + ': ' + (last.reason || '')),
+      errors.length ? el('ul', null, ...errors.slice(0, 8).map((p) => el('li', null,
+        el('code', null, (p.file || '') + (p.line > 0 ? ':' + p.line : '')), ' ' + (p.text || '')))) : null,
+      errors.length > 8 ? el('p', {class: 'muted'}, (errors.length - 8) + ' more (GET /api/v1/rules)') : null);
+    banner.hidden = false;
+  }
   async function loadHistory() {
     const ul = $('history');
     try {
@@ -777,6 +796,8 @@
     if (!(await signIn())) return;
     loadHosts();
     loadHistory();
+    loadRules();
+    setInterval(() => { if (!document.hidden) loadRules(); }, 10000);
     const m = location.hash.match(/^#\/d\/([A-Za-z0-9_-]+)$/);
     if (m) reopen(m[1]);
     else bot(el('p', null, 'Name a host (', el('code', null, 'diagnose gpu-killed'), '), click one on the left, or paste what your terminal shows. Type ',

@@ -3,6 +3,8 @@ package io.triage;
 import io.triage.capture.Capture;
 import io.triage.capture.CaptureException;
 import io.triage.capture.CaptureReader;
+import io.triage.engine.Consistency;
+import io.triage.engine.ContentHash;
 import io.triage.engine.Engine;
 import io.triage.engine.RuleBase;
 import io.triage.engine.RuleBaseCache;
@@ -32,6 +34,7 @@ public final class Triage {
     private final Redactor redactor;
     private final CaptureReader reader = new CaptureReader();
     private final WhyNot whyNot;
+    private final String contentHash;
 
     /** As below, redacting with {@code home/knowledge-base/secrets.yaml} under a key of this process. */
     public Triage(Path home, KnowledgeBase knowledge, RuleBase rules) {
@@ -44,11 +47,18 @@ public final class Triage {
      *                 to see secrets as they are)
      */
     public Triage(Path home, KnowledgeBase knowledge, RuleBase rules, Redactor redactor) {
+        this(home, knowledge, rules, redactor, home == null ? "" : ContentHash.of(home));
+    }
+
+    /** @param contentHash the {@link ContentHash} of the rules and knowledge, named by every diagnosis */
+    private Triage(Path home, KnowledgeBase knowledge, RuleBase rules, Redactor redactor, String contentHash) {
         this.home = home;
         this.knowledge = knowledge;
         this.rules = rules;
         this.redactor = redactor;
-        this.diagnoser = new Diagnoser(knowledge, new Engine(rules), home == null ? "" : home.toAbsolutePath().toString());
+        this.contentHash = contentHash;
+        this.diagnoser = new Diagnoser(knowledge, new Engine(rules), home == null ? "" : home.toAbsolutePath().toString(),
+                contentHash);
         this.whyNot = new WhyNot(rules, knowledge);
     }
 
@@ -67,21 +77,61 @@ public final class Triage {
 
     /** As {@link #load(Path, RedactionKey)}, the compiled rules taken from {@code cache} when it has them (null: none). */
     public static Triage load(Path home, RedactionKey key, RuleBaseCache cache) {
+        return load(home, key, cache, false);
+    }
+
+    /**
+     * As {@link #load(Path, RedactionKey, RuleBaseCache)}. Rules compiled here (not taken from the cache) are checked
+     * against the knowledge base ({@link Consistency}) before they are used or cached: an id a rule matches that
+     * nothing produces, or one without its text, refuses the whole base with the file and line.
+     *
+     * @param checkScenarios also check every scenario's {@code expected.txt} (the rule author's commands and a
+     *                       server's reload; scenarios are test data, not read by a diagnosis)
+     * @throws RuleBaseException when the rules do not compile or do not agree with the knowledge base
+     * @throws KnowledgeException when a knowledge file does not load
+     */
+    public static Triage load(Path home, RedactionKey key, RuleBaseCache cache, boolean checkScenarios) {
+        Path rulesDir = home.resolve("rules");
+        Path kbDir = home.resolve("knowledge-base");
+        java.util.concurrent.CompletableFuture<KnowledgeBase> knowledge = new java.util.concurrent.CompletableFuture<>();
+        java.util.function.UnaryOperator<RuleBase> check = rb -> rb.checked(Consistency.check(rb, rulesDir,
+                knowledge.join(), kbDir, probeNames(), checkScenarios ? kbDir.resolve("scenarios") : null));
         // the rules (Drools) load on a thread of their own while this one reads the knowledge (YAML): on a
         // machine with two cores a command starts about half a second sooner
         java.util.concurrent.FutureTask<RuleBase> rules = new java.util.concurrent.FutureTask<>(() -> cache == null
-                ? RuleBase.load(home.resolve("rules")) : cache.load(home.resolve("rules"), home.resolve("knowledge-base")));
+                ? check.apply(RuleBase.load(rulesDir)) : cache.load(rulesDir, kbDir, check));
         Thread loader = new Thread(rules, "triage-rules");
         loader.setDaemon(true);
         loader.start();
-        KnowledgeBase kb = KnowledgeBase.load(home.resolve("knowledge-base"));
-        SecretShapes secrets = SecretShapes.load(home.resolve("knowledge-base"));
-        return new Triage(home, kb, RuleBase.await(rules), new Redactor(secrets, key));
+        KnowledgeBase kb;
+        SecretShapes secrets;
+        try {
+            kb = KnowledgeBase.load(kbDir);
+            knowledge.complete(kb);
+            secrets = SecretShapes.load(kbDir);
+        } catch (RuntimeException e) {
+            knowledge.completeExceptionally(e);
+            throw e;
+        }
+        RuleBase rb;
+        try {
+            rb = RuleBase.await(rules);
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+        return new Triage(home, kb, rb, new Redactor(secrets, key), ContentHash.of(home));
+    }
+
+    /** The probe names a capture can hold: the bundle's and the capture format's standard ones. */
+    public static java.util.Set<String> probeNames() {
+        java.util.Set<String> names = new java.util.TreeSet<>(io.triage.parse.FactBuilder.STANDARD_PROBES);
+        io.triage.collect.ProbeBundle.STANDARD.forEach(p -> names.add(p.name()));
+        return names;
     }
 
     /** The same product, sharing its compiled rules, that shows secrets as they are ({@code --no-redact}). */
     public Triage unredacted() {
-        return new Triage(home, knowledge, rules, Redactor.none());
+        return new Triage(home, knowledge, rules, Redactor.none(), contentHash);
     }
 
     /**
@@ -228,5 +278,10 @@ public final class Triage {
 
     public Path home() {
         return home;
+    }
+
+    /** The {@link ContentHash} of the rules and knowledge this product was built from. */
+    public String contentHash() {
+        return contentHash;
     }
 }

@@ -82,7 +82,7 @@ public final class Main implements Callable<Integer> {
     /**
      * As {@link #triage()}; {@code cached}: the compiled rules from the user's cache when it has them for exactly
      * these rule files (else compiled and stored there), otherwise always compiled from the files (the rule-author
-     * commands, which report every warning with its file and line).
+     * commands, which report every warning with its file and line, and also check every scenario's expectation).
      */
     Triage triage(boolean cached) {
         Triage.Home h = Triage.locateHome(home);
@@ -92,7 +92,7 @@ public final class Main implements Callable<Integer> {
             err.flush();
         });
         Triage t = Triage.load(h.path(), RedactionKey.installation(),
-                cached ? RuleBaseCache.forUser(System.getenv(), Path.of(System.getProperty("user.home"))) : null);
+                cached ? RuleBaseCache.forUser(System.getenv(), Path.of(System.getProperty("user.home"))) : null, !cached);
         RuleBase.Origin o = t.rules().origin();
         if (verbose || o.kind() == RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED) {
             err.println(Safe.forTerminal("triage: " + o.detail()));
@@ -189,6 +189,14 @@ public final class Main implements Callable<Integer> {
                     + t.knowledge().causes().size() + " causes, " + t.knowledge().steps().size() + " next steps");
             for (RuleBase.Problem w : warnings) {
                 out.println("  " + w);
+            }
+            // the consistency check passed (errors refuse the load, exit 3 with each file and line); its warnings
+            // (ids produced and never used, ids it cannot check) are shown without failing the check
+            List<RuleBase.Problem> unused = t.rules().consistencyWarnings();
+            out.println("consistency: every id the rules match is produced, every id produced has its text"
+                    + (unused.isEmpty() ? "" : "; " + unused.size() + " warning(s)"));
+            for (RuleBase.Problem w : unused) {
+                out.println("  " + Safe.forTerminal(w.toString()));
             }
             return warnings.isEmpty() ? OK : BROKEN_KNOWLEDGE;
         }

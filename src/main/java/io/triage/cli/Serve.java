@@ -71,6 +71,12 @@ final class Serve implements Callable<Integer> {
     @Option(names = "--deadline", defaultValue = "90", paramLabel = "SECONDS", description = "Deadline of one look at a host (default: ${DEFAULT-VALUE}).")
     int deadline;
 
+    @Option(names = "--strict-reload", description = "A changed rule base must also pass every scenario of knowledge-base/scenarios before it serves.")
+    boolean strictReload;
+
+    @Option(names = "--no-reload", description = "Do not watch rules/ and knowledge-base/ for changes.")
+    boolean noReload;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = parent.spec.commandLine().getOut();
@@ -96,7 +102,9 @@ final class Serve implements Callable<Integer> {
         boolean withLab = lab || inventory == null;
         TriageServer server = TriageServer.start(new TriageServer.Setup(parent.triage(), dataDir, t, withLab,
                 Duration.ofMillis(Math.max(0, labPacing)), inventory, allowHosts, identities,
-                Duration.ofSeconds(Math.max(1, deadline)), settings));
+                Duration.ofSeconds(Math.max(1, deadline)), settings,
+                new TriageServer.Reload(!noReload, strictReload, Duration.ofMillis(300),
+                        h -> io.triage.Triage.load(h, io.triage.safety.RedactionKey.installation(), null, true))));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.stop();
@@ -117,6 +125,10 @@ final class Serve implements Callable<Integer> {
         }
         String host = server.hosts().hosts().isEmpty() ? "HOST" : server.hosts().hosts().get(0).name();
         out.printf("Try:  curl -sS -H \"Authorization: Bearer $TOKEN\" -d '{\"host\": \"%s\"}' %s/api/v1/diagnoses%n", host, server.url());
+        if (!noReload) {
+            out.printf("  rules %s: changes under rules/ and knowledge-base/ are checked and served when good%s%n",
+                    server.rules().current().contentHash(), strictReload ? " (and every scenario passes)" : "");
+        }
         out.println("Ctrl-C stops the server (running diagnoses get up to 20 s to finish).");
         out.flush();
         stopped.await();

@@ -56,12 +56,19 @@ public final class RuleBase {
     private final List<Path> files;
     private final List<Problem> warnings;
     private final Origin origin;
+    /** What the compiler parsed, kept for the consistency check of a base compiled here; null when loaded. */
+    private final List<org.drools.drl.ast.descr.PackageDescr> descriptors;
+    /** The consistency check's warnings ({@link Consistency}); empty until checked. */
+    private final List<Problem> consistency;
 
-    private RuleBase(KieBase kieBase, List<Path> files, List<Problem> warnings, Origin origin) {
+    private RuleBase(KieBase kieBase, List<Path> files, List<Problem> warnings, Origin origin,
+                     List<org.drools.drl.ast.descr.PackageDescr> descriptors, List<Problem> consistency) {
         this.kieBase = kieBase;
         this.files = files;
         this.warnings = warnings;
         this.origin = origin;
+        this.descriptors = descriptors;
+        this.consistency = List.copyOf(consistency);
     }
 
     /**
@@ -135,8 +142,26 @@ public final class RuleBase {
             ks.getRepository().removeKieModule(id);
             throw new RuleBaseException("rules in " + dir + " do not compile", errors);
         }
+        List<org.drools.drl.ast.descr.PackageDescr> descrs = new ArrayList<>();
         try {
-            return new RuleBase(ks.newKieContainer(id).getKieBase(), files, List.copyOf(warnings), origin);
+            org.drools.compiler.kie.builder.impl.InternalKieModule module =
+                    (org.drools.compiler.kie.builder.impl.InternalKieModule) builder.getKieModule();
+            for (String kb : module.getKieModuleModel().getKieBaseModels().keySet()) {
+                if (module.getKnowledgeBuilderForKieBase(kb) instanceof org.drools.compiler.builder.impl.KnowledgeBuilderImpl b) {
+                    for (String pkg : b.getPackageNames()) {
+                        List<org.drools.drl.ast.descr.PackageDescr> d = b.getPackageDescrs(pkg);
+                        if (d != null) {
+                            descrs.addAll(d);
+                        }
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            descrs = null; // the consistency check parses the files itself
+        }
+        try {
+            return new RuleBase(ks.newKieContainer(id).getKieBase(), files, List.copyOf(warnings), origin,
+                    descrs == null || descrs.isEmpty() ? null : List.copyOf(descrs), List.of());
         } finally {
             // the container's module is not needed once the base exists; keep the repository clean
             ks.getRepository().removeKieModule(id);
@@ -163,8 +188,8 @@ public final class RuleBase {
      *
      * @throws IOException when the bytes are not such packages
      */
-    static RuleBase fromPackages(byte[] packages, List<Path> files, List<Problem> warnings, Origin origin)
-            throws IOException {
+    static RuleBase fromPackages(byte[] packages, List<Path> files, List<Problem> warnings, List<Problem> consistency,
+                                 Origin origin) throws IOException {
         InternalKnowledgeBase base = KnowledgeBaseFactory.newKnowledgeBase();
         List<KiePackage> read = new ArrayList<>();
         try (DroolsObjectInputStream in = new DroolsObjectInputStream(new java.io.ByteArrayInputStream(packages),
@@ -184,7 +209,7 @@ public final class RuleBase {
             throw new IOException("unreadable packages: " + e.getMessage(), e);
         }
         base.addPackages(read);
-        return new RuleBase(base, files, List.copyOf(warnings), origin);
+        return new RuleBase(base, files, List.copyOf(warnings), origin, null, consistency);
     }
 
     private static final List<String> ALLOWED = List.of("java.", "javax.", "org.drools.", "org.kie.", "org.mvel2.",
@@ -248,7 +273,30 @@ public final class RuleBase {
 
     /** The same base, said to come from {@code o}. */
     RuleBase withOrigin(Origin o) {
-        return new RuleBase(kieBase, files, warnings, o);
+        return new RuleBase(kieBase, files, warnings, o, descriptors, consistency);
+    }
+
+    /**
+     * The same base once {@link Consistency} found nothing wrong, with its warnings (ids produced and never used,
+     * ids that cannot be checked); its parsed descriptors are dropped.
+     *
+     * @throws RuleBaseException listing the errors, with file and line, when there are any
+     */
+    public RuleBase checked(Consistency.Report report) {
+        if (!report.ok()) {
+            throw new RuleBaseException("the rules and the knowledge base do not agree", report.errors());
+        }
+        return new RuleBase(kieBase, files, warnings, origin, null, report.warnings());
+    }
+
+    /** What the compiler parsed (a base compiled here, not yet checked), or null. */
+    List<org.drools.drl.ast.descr.PackageDescr> descriptors() {
+        return descriptors;
+    }
+
+    /** The consistency check's warnings: ids produced and never used, ids that cannot be checked. */
+    public List<Problem> consistencyWarnings() {
+        return consistency;
     }
 
     /** Whether these rules were compiled now or loaded from the cache. */

@@ -42,7 +42,7 @@ import java.util.stream.Stream;
  * renamed into place, so that a process never reads half of one that another is writing.
  */
 public final class RuleBaseCache {
-    private static final byte[] MAGIC = "triage-rulebase/1\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC = "triage-rulebase/2\n".getBytes(StandardCharsets.US_ASCII);
     private static final Set<PosixFilePermission> GROUP_OR_OTHERS_WRITE =
             EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
     /** Entries kept: one per rules/knowledge content recently used (several homes may share the cache). */
@@ -99,6 +99,14 @@ public final class RuleBaseCache {
      * @param knowledge the knowledge base beside the rules, part of the key (its {@code scenarios/} aside)
      */
     public RuleBase load(Path rules, Path knowledge) {
+        return load(rules, knowledge, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #load(Path, Path)}; a base compiled here is first given to {@code check} (which returns it checked,
+     * or throws), and only a checked base is stored: an entry read back was checked when it was made.
+     */
+    public RuleBase load(Path rules, Path knowledge, java.util.function.UnaryOperator<RuleBase> check) {
         Map<Path, byte[]> sources = RuleBase.sources(RuleBase.ruleFiles(rules));
         List<Path> files = List.copyOf(sources.keySet());
         String key;
@@ -109,24 +117,24 @@ public final class RuleBaseCache {
         }
         String refused = product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
         if (refused != null) {
-            return RuleBase.compile(rules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED,
-                    "rule cache " + dir + " not used (" + refused + "); rules compiled in memory"));
+            return check.apply(RuleBase.compile(rules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED,
+                    "rule cache " + dir + " not used (" + refused + "); rules compiled in memory")));
         }
         Path entry = dir.resolve(key + ".rulebase");
         String ignored = null;
         if (Files.exists(entry, LinkOption.NOFOLLOW_LINKS)) {
             try {
                 Entry e = read(entry, key);
-                return RuleBase.fromPackages(e.packages(), files, e.warnings(),
+                return RuleBase.fromPackages(e.packages(), files, e.warnings(), e.consistency(),
                         new RuleBase.Origin(RuleBase.Origin.Kind.CACHE, "rules loaded from the cache " + entry));
             } catch (IOException | RuntimeException ex) {
                 ignored = ex.getMessage() == null ? ex.toString() : ex.getMessage();
             }
         }
-        RuleBase c = RuleBase.compile(rules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHED, ""));
+        RuleBase c = check.apply(RuleBase.compile(rules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHED, "")));
         String stored;
         try {
-            write(entry, key, c.packages(), c.warnings());
+            write(entry, key, c.packages(), c.warnings(), c.consistencyWarnings());
             stored = "rules compiled from " + rules + " and stored in the cache " + entry;
         } catch (IOException | RuntimeException ex) {
             stored = "rules compiled from " + rules + "; not stored in the cache (" + ex.getMessage() + ")";
@@ -178,7 +186,7 @@ public final class RuleBaseCache {
     }
 
     /** An entry: the serialised packages and the warnings their compilation gave. */
-    record Entry(byte[] packages, List<RuleBase.Problem> warnings) { }
+    record Entry(byte[] packages, List<RuleBase.Problem> warnings, List<RuleBase.Problem> consistency) { }
 
     /**
      * Reads and checks an entry: its file ours and closed to others, its magic, its recorded key, its digest.
@@ -220,21 +228,37 @@ public final class RuleBaseCache {
             for (int i = 0; i < n; i++) {
                 warnings.add(new RuleBase.Problem(in.readUTF(), in.readUTF(), in.readInt(), in.readUTF()));
             }
+            int m = in.readInt();
+            if (m < 0 || m > 100_000) {
+                throw new IOException("bad consistency warning count " + m);
+            }
+            List<RuleBase.Problem> consistency = new ArrayList<>();
+            for (int i = 0; i < m; i++) {
+                consistency.add(new RuleBase.Problem(in.readUTF(), in.readUTF(), in.readInt(), in.readUTF()));
+            }
             int len = in.readInt();
             if (len <= 0 || len != in.available()) {
                 throw new IOException("bad packages length " + len);
             }
-            return new Entry(in.readNBytes(len), List.copyOf(warnings));
+            return new Entry(in.readNBytes(len), List.copyOf(warnings), List.copyOf(consistency));
         }
     }
 
     /** Writes an entry beside its place and renames it there, so that no reader ever sees part of it. */
-    void write(Path entry, String key, byte[] packages, List<RuleBase.Problem> warnings) throws IOException {
+    void write(Path entry, String key, byte[] packages, List<RuleBase.Problem> warnings,
+               List<RuleBase.Problem> consistency) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream(packages.length + 4096);
         try (DataOutputStream out = new DataOutputStream(body)) {
             out.writeUTF(key);
             out.writeInt(warnings.size());
             for (RuleBase.Problem w : warnings) {
+                out.writeUTF(w.level());
+                out.writeUTF(clip(w.file()));
+                out.writeInt(w.line());
+                out.writeUTF(clip(w.text()));
+            }
+            out.writeInt(consistency.size());
+            for (RuleBase.Problem w : consistency) {
                 out.writeUTF(w.level());
                 out.writeUTF(clip(w.file()));
                 out.writeInt(w.line());

@@ -47,6 +47,7 @@ public final class Diagnoser {
     private final FactBuilder facts;
 
     private final String home;
+    private final String ruleBase;
 
     public Diagnoser(KnowledgeBase kb, Engine engine) {
         this(kb, engine, "");
@@ -54,6 +55,12 @@ public final class Diagnoser {
 
     /** @param home where the rules and knowledge came from, reported in every diagnosis's engine section */
     public Diagnoser(KnowledgeBase kb, Engine engine, String home) {
+        this(kb, engine, home, "");
+    }
+
+    /** @param ruleBase the content hash of the rules and knowledge, reported in every diagnosis's engine section */
+    public Diagnoser(KnowledgeBase kb, Engine engine, String home, String ruleBase) {
+        this.ruleBase = ruleBase == null ? "" : ruleBase;
         this.home = home == null ? "" : home;
         this.kb = kb;
         this.engine = engine;
@@ -191,7 +198,11 @@ public final class Diagnoser {
             if (!seenQ.add(q.id())) {
                 continue;
             }
-            KnowledgeBase.QuestionSpec spec = kb.question(q.id()).orElse(new KnowledgeBase.QuestionSpec(q.id(), ""));
+            // the consistency check refuses rules asking a question without its text; one only known at run time
+            // still reads as a sentence, never as its raw id
+            KnowledgeBase.QuestionSpec spec = kb.question(q.id()).orElse(new KnowledgeBase.QuestionSpec(
+                    q.probe().isEmpty() || q.probe().equals("operator") ? "Tell what you know about this host's server"
+                            : "Get this observation: " + q.probe(), ""));
             CommandTemplate.Filled cmd = fill(spec.command(), known(obs.target(), procs));
             Set<String> about = aboutById.get(q.id());
             qs.add(new Diagnosis.QuestionView(q.id(), spec.text(), cmd.command(),
@@ -216,7 +227,7 @@ public final class Diagnoser {
         return new Diagnosis(Diagnosis.SCHEMA, source, obs.target(), verdict.cause(), verdict.subtype(),
                 policy.confidence(verdict), title, spec.summary() == null ? "" : spec.summary().strip(), caveats, views,
                 ruledOut, qs, steps, coverage(probes, unparseable, obs.notes()),
-                new Diagnosis.Engine(run.fired(), List.copyOf(names), run.stoppedAtLimit(), home),
+                new Diagnosis.Engine(run.fired(), List.copyOf(names), run.stoppedAtLimit(), home, ruleBase),
                 host(gpus, procs, probes));
     }
 

@@ -88,8 +88,15 @@ public record Diagnosis(String schema, String source, Target target, String caus
      * How the engine got here.
      *
      * @param home the directory whose {@code rules/} and {@code knowledge-base/} were used (absolute), or empty
+     * @param ruleBase the content hash of those rules and knowledge ({@code sha256:} and 16 hex digits), or empty:
+     *                 a server that reloads its rules names which base gave each verdict
      */
-    public record Engine(int rulesFired, List<String> rulesFiredNames, boolean stoppedAtLimit, String home) { }
+    public record Engine(int rulesFired, List<String> rulesFiredNames, boolean stoppedAtLimit, String home,
+                         String ruleBase) {
+        public Engine(int rulesFired, List<String> rulesFiredNames, boolean stoppedAtLimit, String home) {
+            this(rulesFired, rulesFiredNames, stoppedAtLimit, home, "");
+        }
+    }
 
     /**
      * This diagnosis with {@code f} applied to every string in it (the numbers, ids' structure and order
@@ -115,7 +122,7 @@ public record Diagnosis(String schema, String source, Target target, String caus
                         strings(coverage.absent(), f), strings(coverage.failed(), f), strings(coverage.unparseable(), f),
                         strings(coverage.notes(), f)),
                 engine == null ? null : new Engine(engine.rulesFired(), strings(engine.rulesFiredNames(), f),
-                        engine.stoppedAtLimit(), f.apply(engine.home())),
+                        engine.stoppedAtLimit(), f.apply(engine.home()), f.apply(engine.ruleBase())),
                 host == null ? null : new HostView(
                         host.gpus().stream().map(g -> new GpuView(g.index(), f.apply(g.name()), g.memoryUsedMiB(),
                                 g.memoryTotalMiB(), g.utilizationPercent(), g.powerW())).toList(),

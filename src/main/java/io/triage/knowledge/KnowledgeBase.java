@@ -327,6 +327,11 @@ public final class KnowledgeBase {
                 spec.memReleasedMiB(), spec.utilPinnedPct(), spec.utilIdlePct());
     }
 
+    /** The Xid catalogue by code. */
+    public Map<Integer, XidInfo> xids() {
+        return java.util.Collections.unmodifiableMap(xids);
+    }
+
     public Optional<XidInfo> xid(int code) {
         return Optional.ofNullable(xids.get(code));
     }
@@ -339,8 +344,13 @@ public final class KnowledgeBase {
         return causes.getOrDefault(id, new CauseSpec(id, 0, "", ""));
     }
 
+    /**
+     * The sentence of a symptom. The load-time consistency check refuses rules that produce a symptom without one;
+     * should one still be missing (an id only known at run time), a person reads a plain sentence, never the raw id.
+     */
     public String symptomText(String id) {
-        return symptomTexts.getOrDefault(id, id);
+        String t = symptomTexts.get(id);
+        return t != null ? t : "An observation the knowledge base has no sentence for";
     }
 
     public Map<String, String> symptomTexts() {

@@ -68,12 +68,14 @@ public final class ApiServer implements AutoCloseable {
     private final Metrics metrics;
     private final Outward outward;
     private final Path web;
+    private final RuleReloader rules;
     private final ObjectMapper json = new ObjectMapper();
     private final List<Route> routes = new ArrayList<>();
     private Javalin app;
 
     public ApiServer(ServeSettings settings, Diagnoses diagnoses, HostPolicy policy, Tokens tokens,
-                     String oneTimeToken, Metrics metrics, Outward outward, Path web) {
+                     String oneTimeToken, Metrics metrics, Outward outward, Path web, RuleReloader rules) {
+        this.rules = rules;
         this.web = web;
         this.settings = settings;
         this.diagnoses = diagnoses;
@@ -117,6 +119,7 @@ public final class ApiServer implements AutoCloseable {
             route(cfg, "GET", "/api/v1/diagnosis.schema.json", true, ctx -> resource(ctx, "api/diagnosis.schema.json"));
             route(cfg, "GET", "/api/v1/session", true, this::session);
             route(cfg, "GET", "/api/v1/hosts", true, this::hosts);
+            route(cfg, "GET", "/api/v1/rules", true, ctx -> send(ctx, 200, rules.status()));
             route(cfg, "POST", "/api/v1/diagnoses", true, this::create);
             route(cfg, "GET", "/api/v1/diagnoses", true, this::list);
             route(cfg, "GET", "/api/v1/diagnoses/{id}", true, this::get);

@@ -84,9 +84,12 @@ public final class Diagnoses implements AutoCloseable {
     /** The result of a create: the record, and whether an earlier one was returned for the same idempotency key. */
     public record Created(DiagnosisRecord record, boolean existed) { }
 
-    private final Triage triage;
-    private final Pastes pastes;
-    private final HostLooks looks;
+    /** The product serving now (replaced by a reload): each diagnosis takes it once and runs on it to the end. */
+    private final java.util.function.Supplier<Triage> product;
+    private volatile Pastes pastes;
+    private volatile Triage pastesOf;
+    /** Looks at hosts and diagnoses them with the product given. */
+    private final java.util.function.Function<Triage, HostLooks> looks;
     private final HostPolicy policy;
     private final DiagnosisStore store;
     private final Path dataDir;
@@ -157,8 +160,19 @@ public final class Diagnoses implements AutoCloseable {
     public Diagnoses(Triage triage, HostLooks looks, HostPolicy policy, DiagnosisStore store, Path dataDir,
                      Metrics metrics, Webhooks webhooks, Outward outward, AuditLog audit, String publicUrl,
                      int workers, int queue, int sweepParallel) {
-        this.pastes = new Pastes(new io.triage.capture.PasteRecognizer(triage.knowledge()));
-        this.triage = triage;
+        this(() -> triage, t -> looks, policy, store, dataDir, metrics, webhooks, outward, audit, publicUrl, workers,
+                queue, sweepParallel);
+    }
+
+    /**
+     * As above, on the product {@code product} supplies when each diagnosis starts (a server that reloads its rules).
+     *
+     * @param looks host looks that diagnose with the product given
+     */
+    public Diagnoses(java.util.function.Supplier<Triage> product, java.util.function.Function<Triage, HostLooks> looks,
+                     HostPolicy policy, DiagnosisStore store, Path dataDir, Metrics metrics, Webhooks webhooks,
+                     Outward outward, AuditLog audit, String publicUrl, int workers, int queue, int sweepParallel) {
+        this.product = product;
         this.looks = looks;
         this.policy = policy;
         this.store = store;
@@ -285,7 +299,7 @@ public final class Diagnoses implements AutoCloseable {
             for (Map.Entry<String, byte[]> e : named.entrySet()) {
                 Files.write(dir.resolve(e.getKey()), e.getValue(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             }
-            triage.reader().read(dir);
+            product.get().reader().read(dir);
         } catch (CaptureException e) {
             deleteQuietly(dir);
             throw new ApiError(422, "malformed-capture", e.getMessage().replace(dir.toString(), "the capture"));
@@ -353,7 +367,7 @@ public final class Diagnoses implements AutoCloseable {
         Map<String, String> intent = new LinkedHashMap<>(k.intent());
         intent.putAll(r.intent());
         String id = r.id();
-        HostLooks.Outcome o = looks.look(k.target(), ProbeBundle.forTarget(null, null, null), intent,
+        HostLooks.Outcome o = looks.apply(product.get()).look(k.target(), ProbeBundle.forTarget(null, null, null), intent,
                 dataDir.resolve(r.captureDir()), (probe, rc, ms) -> {
                     l.probe(probe);
                     Map<String, Object> ev = new LinkedHashMap<>();
@@ -383,7 +397,8 @@ public final class Diagnoses implements AutoCloseable {
         }
         Path base = dataDir.resolve(r.captureDir());
         DiagnosisRecord[] current = {r};
-        looks.sweep(targets, ProbeBundle.forTarget(null, null, null), r.intent(),
+        // one product for the whole sweep: every host of it is diagnosed by the same rules
+        looks.apply(product.get()).sweep(targets, ProbeBundle.forTarget(null, null, null), r.intent(),
                 t -> base.resolve(HostLooks.saveName(t)), sweepParallel, o -> {
                     String name = nameOf.getOrDefault(o.host(), o.host());
                     HostResult hr;
@@ -411,7 +426,7 @@ public final class Diagnoses implements AutoCloseable {
     }
 
     private DiagnosisRecord runCapture(DiagnosisRecord r) throws CaptureException {
-        Diagnosis d = triage.replay(dataDir.resolve(r.captureDir()), r.intent());
+        Diagnosis d = product.get().replay(dataDir.resolve(r.captureDir()), r.intent());
         metrics.diagnosed(d.cause());
         return r.done(outward.document(d), now());
     }
@@ -441,7 +456,15 @@ public final class Diagnoses implements AutoCloseable {
     /** The newest state of a diagnosis: in progress from memory, else from the store. */
     /** Reads pasted text by content into capture files. */
     Pastes pastes() {
-        return pastes;
+        Triage t = product.get();
+        Pastes p = pastes;
+        if (p == null || pastesOf != t) {
+            // what a paste is recognised by (markers, process names) follows the product serving now
+            p = new Pastes(new io.triage.capture.PasteRecognizer(t.knowledge()));
+            pastes = p;
+            pastesOf = t;
+        }
+        return p;
     }
 
     public Optional<DiagnosisRecord> get(String id) {
@@ -551,7 +574,7 @@ public final class Diagnoses implements AutoCloseable {
         merged.putAll(more);
         Diagnosis d;
         try {
-            d = triage.replay(dir, merged);
+            d = product.get().replay(dir, merged);
         } catch (CaptureException e) {
             throw new ApiError(409, "no-capture", "the capture of this diagnosis cannot be read: " + e.getMessage());
         }
@@ -578,6 +601,7 @@ public final class Diagnoses implements AutoCloseable {
      * with its intent, and which of their conditions the facts meet ({@code triage.whynot/v1}).
      */
     public Map<String, Object> whyNot(String id, String cause) {
+        Triage triage = product.get();
         DiagnosisRecord r = get(id).orElseThrow(() -> ApiError.notFound("no diagnosis " + id));
         if (r.kind() == Kind.sweep) {
             throw new ApiError(409, "sweep", "why-not applies to one host's diagnosis: ask about that host");

@@ -39,11 +39,31 @@ public final class TriageServer implements AutoCloseable {
      * @param sshDeadline the deadline of one look
      */
     public record Setup(Triage triage, Path dataDir, Tokens tokens, boolean lab, Duration labPacing, Path inventory,
-                        List<String> allowHosts, List<Path> identities, Duration sshDeadline, ServeSettings settings) {
+                        List<String> allowHosts, List<Path> identities, Duration sshDeadline, ServeSettings settings,
+                        Reload reload) {
         public Setup {
             allowHosts = List.copyOf(allowHosts == null ? List.of() : allowHosts);
             identities = List.copyOf(identities == null ? List.of() : identities);
+            reload = reload == null ? Reload.NONE : reload;
         }
+
+        /** A server that does not watch its rules. */
+        public Setup(Triage triage, Path dataDir, Tokens tokens, boolean lab, Duration labPacing, Path inventory,
+                     List<String> allowHosts, List<Path> identities, Duration sshDeadline, ServeSettings settings) {
+            this(triage, dataDir, tokens, lab, labPacing, inventory, allowHosts, identities, sshDeadline, settings, null);
+        }
+    }
+
+    /**
+     * Hot reload of the rules and knowledge.
+     *
+     * @param watch watch {@code rules/} and {@code knowledge-base/} and reload on a change
+     * @param strict a new base must also pass every scenario before it serves
+     * @param debounce how long the files must stay quiet before a reload
+     * @param loader builds and checks a product from a home (as {@code Triage.load} does, with the scenarios' check)
+     */
+    public record Reload(boolean watch, boolean strict, Duration debounce, java.util.function.Function<Path, Triage> loader) {
+        public static final Reload NONE = new Reload(false, false, Duration.ofMillis(300), null);
     }
 
     private final Setup setup;
@@ -56,10 +76,13 @@ public final class TriageServer implements AutoCloseable {
     private final String oneTimeToken;
     private final int port;
     private final int skippedRecords;
+    private final RuleReloader reloader;
     private boolean stopped;
 
     private TriageServer(Setup setup, LabServer lab, SshCollector collector, Diagnoses diagnoses, ApiServer api,
-                         AuditLog audit, HostPolicy policy, String oneTimeToken, int port, int skipped) {
+                         AuditLog audit, HostPolicy policy, String oneTimeToken, int port, int skipped,
+                         RuleReloader reloader) {
+        this.reloader = reloader;
         this.setup = setup;
         this.labServer = lab;
         this.collector = collector;
@@ -90,6 +113,7 @@ public final class TriageServer implements AutoCloseable {
         SshCollector collector = null;
         AuditLog audit = null;
         Diagnoses diagnoses = null;
+        RuleReloader reloader = null;
         try {
             Map<String, HostPolicy.Known> known = new LinkedHashMap<>();
             Path knownHosts = data.resolve("ssh").resolve("known_hosts");
@@ -134,15 +158,27 @@ public final class TriageServer implements AutoCloseable {
             }
             Webhooks hooks = new Webhooks(callbacks);
             String publicUrl = settings.publicUrl() != null ? settings.publicUrl() : null;
-            diagnoses = new Diagnoses(s.triage(), new HostLooks(s.triage(), collector), policy, store, data, metrics,
+            Reload r = s.reload();
+            reloader = new RuleReloader(s.triage(), r.loader() == null ? h -> {
+                throw new IllegalStateException("this server cannot reload its rules");
+            } : r.loader(), r.strict(), r.debounce());
+            SshCollector looker = collector;
+            diagnoses = new Diagnoses(reloader::current, t -> new HostLooks(t, looker), policy, store, data, metrics,
                     hooks, outward, audit, publicUrl == null ? "" : publicUrl, settings.workers(), settings.queue(),
                     settings.sweepParallel());
             String oneTime = Tokens.random(24);
             ApiServer api = new ApiServer(settings, diagnoses, policy, s.tokens(), oneTime, metrics, outward,
-                    s.triage().home().resolve("web"));
+                    s.triage().home().resolve("web"), reloader);
             int port = api.start();
-            return new TriageServer(s, lab, collector, diagnoses, api, audit, policy, oneTime, port, store.skipped());
+            if (r.watch() && r.loader() != null) {
+                reloader.start();
+            }
+            return new TriageServer(s, lab, collector, diagnoses, api, audit, policy, oneTime, port, store.skipped(),
+                    reloader);
         } catch (IOException | RuntimeException e) {
+            if (reloader != null) {
+                reloader.close();
+            }
             if (diagnoses != null) {
                 diagnoses.shutdown(Duration.ZERO);
             }
@@ -199,6 +235,11 @@ public final class TriageServer implements AutoCloseable {
         return api.routes();
     }
 
+    /** The rules serving now and their reloads. */
+    public RuleReloader rules() {
+        return reloader;
+    }
+
     /** Records found damaged in the data directory at start, skipped. */
     public int skippedRecords() {
         return skippedRecords;
@@ -218,6 +259,7 @@ public final class TriageServer implements AutoCloseable {
             return;
         }
         stopped = true;
+        reloader.close();
         diagnoses.shutdown(setup.settings().shutdownBound());
         try {
             api.close();
