@@ -29,9 +29,11 @@ import java.util.stream.Stream;
  * {@code knowledge-base/} directory; every file is checked, and an error names the file and the entry.
  */
 public final class KnowledgeBase {
+    private static final Pattern SERVES_PATH = Pattern.compile("^/[A-Za-z0-9/._-]{0,200}$");
     private static final Pattern NAMED_GROUP = Pattern.compile("\\(\\?P?<([a-zA-Z][a-zA-Z0-9]*)>");
 
     private final List<Marker> markers;
+    private final Map<String, ServesSpec> serves;
     private final ProcessPatterns processes;
     private final List<GpuProfileSpec> gpuProfiles;
     private final List<LinePattern> gpuPatterns = new ArrayList<>();
@@ -45,7 +47,17 @@ public final class KnowledgeBase {
     private final List<io.triage.facts.AdviceOption> adviceOptions = new ArrayList<>();
 
     // ---- file schemas (unknown keys are errors) ----
-    public record MarkerFile(String server, List<MarkerSpec> markers) { }
+    public record MarkerFile(String server, ServesSpec serves, List<MarkerSpec> markers) { }
+
+    /**
+     * How a server kind serves, from its markers file: its default HTTP port, the path that answers 200 only
+     * when it can serve, and how often it logs while it works (so silence can be measured against it).
+     *
+     * @param port default port (1–65535)
+     * @param health health or readiness path, starting with '/'
+     * @param cadence what the server logs while working and how often, in words; may be empty
+     */
+    public record ServesSpec(Integer port, String health, String cadence) { }
 
     public record MarkerSpec(String id, String kind, String pattern, String subtype, Integer priority,
                              String note) { }
@@ -86,11 +98,12 @@ public final class KnowledgeBase {
 
     public record StepFile(Map<String, StepSpec> steps) { }
 
-    private KnowledgeBase(List<Marker> markers, ProcessPatterns processes, List<GpuProfileSpec> gpuProfiles,
+    private KnowledgeBase(List<Marker> markers, Map<String, ServesSpec> serves, ProcessPatterns processes, List<GpuProfileSpec> gpuProfiles,
                           GpuProfileSpec defaultGpuProfile, Thresholds thresholds, Map<Integer, XidInfo> xids,
                           Map<String, CauseSpec> causes, Map<String, String> symptomTexts,
                           Map<String, QuestionSpec> questions, Map<String, StepSpec> steps) {
         this.markers = markers;
+        this.serves = Map.copyOf(serves);
         this.processes = processes;
         this.gpuProfiles = gpuProfiles;
         for (GpuProfileSpec p : gpuProfiles) {
@@ -120,7 +133,8 @@ public final class KnowledgeBase {
         }
         ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
-        List<Marker> markers = loadMarkers(yaml, dir.resolve("markers"));
+        Map<String, ServesSpec> serves = new LinkedHashMap<>();
+        List<Marker> markers = loadMarkers(yaml, dir.resolve("markers"), serves);
         ProcessFile pf = read(yaml, dir.resolve("processes.yaml"), ProcessFile.class);
         ProcessPatterns processes = ProcessPatterns.compile(pf, dir.resolve("processes.yaml"));
         GpuProfileFile gf = read(yaml, dir.resolve("gpu-profiles.yaml"), GpuProfileFile.class);
@@ -156,12 +170,12 @@ public final class KnowledgeBase {
                         "step " + e.getKey() + " names unknown cause '" + cause + "'");
             }
         }
-        return new KnowledgeBase(markers, processes, profiles, gf.defaults(), thresholds, xids,
+        return new KnowledgeBase(markers, serves, processes, profiles, gf.defaults(), thresholds, xids,
                 new LinkedHashMap<>(cf.causes()), txt.symptoms() == null ? Map.of() : txt.symptoms(),
                 txt.questions() == null ? Map.of() : txt.questions(), sf.steps());
     }
 
-    private static List<Marker> loadMarkers(ObjectMapper yaml, Path dir) {
+    private static List<Marker> loadMarkers(ObjectMapper yaml, Path dir, Map<String, ServesSpec> serves) {
         if (!Files.isDirectory(dir)) {
             throw new KnowledgeException("marker directory not found: " + dir);
         }
@@ -177,14 +191,26 @@ public final class KnowledgeBase {
             MarkerFile mf = read(yaml, f, MarkerFile.class);
             require(mf.server() != null && !mf.server().isBlank(), f, "needs 'server:'");
             require(mf.markers() != null, f, "needs 'markers:'");
+            if (mf.serves() != null) {
+                ServesSpec sv = mf.serves();
+                String server = mf.server().strip();
+                require(!server.equals("common"), f, "'serves:' belongs to a server kind, not to common markers");
+                require(sv.port() != null && sv.port() >= 1 && sv.port() <= 65535, f, "serves.port must be 1-65535");
+                require(sv.health() != null && SERVES_PATH.matcher(sv.health()).matches(), f,
+                        "serves.health must be a path such as /health (letters, digits, / . _ -)");
+                require(serves.putIfAbsent(server, new ServesSpec(sv.port(), sv.health(),
+                        sv.cadence() == null ? "" : sv.cadence().strip())) == null, f,
+                        "'serves:' of server " + server + " given twice");
+            }
             for (MarkerSpec m : mf.markers()) {
                 String where = "marker " + m.id();
                 require(m.id() != null && ids.add(m.id()), f, "marker id missing or used twice: " + m.id());
                 require(Marker.KINDS.contains(m.kind()), f, where + ": unknown kind '" + m.kind() + "' (one of "
                         + Marker.KINDS + ")");
                 boolean error = m.kind().equals("error");
-                require(!error || Marker.SUBTYPES.contains(m.subtype()), f,
-                        where + ": an error marker needs a subtype among " + Marker.SUBTYPES);
+                require(!error || m.subtype() == null || Marker.SUBTYPES.contains(m.subtype()), f,
+                        where + ": an error marker's subtype must be one of " + Marker.SUBTYPES
+                        + " (leave it out when the line does not name the root)");
                 require(error || m.subtype() == null, f, where + ": only error markers take a subtype");
                 require(!error || m.priority() != null, f, where + ": an error marker needs a priority");
                 require(m.pattern() != null && !m.pattern().isEmpty(), f, where + ": empty pattern");
@@ -258,6 +284,11 @@ public final class KnowledgeBase {
         if (!ok) {
             throw new KnowledgeException(file + ": " + what);
         }
+    }
+
+    /** How each server kind serves (default port, health path, logging cadence), by kind; kinds without one are absent. */
+    public Map<String, ServesSpec> serves() {
+        return serves;
     }
 
     public List<Marker> markers() {
