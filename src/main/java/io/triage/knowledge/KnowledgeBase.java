@@ -56,8 +56,20 @@ public final class KnowledgeBase {
      * @param port default port (1–65535)
      * @param health health or readiness path, starting with '/'
      * @param cadence what the server logs while working and how often, in words; may be empty
+     * @param engine {@code workers} (the engine runs in worker processes beside the front end, the default) or
+     *               {@code in-process} (inside the front-end process)
+     * @param models {@code at-start} (loaded before the server is ready, the default) or {@code on-demand}
+     *               (loaded per request, unloaded when idle)
      */
-    public record ServesSpec(Integer port, String health, String cadence) { }
+    public record ServesSpec(Integer port, String health, String cadence, String engine, String models) {
+        public boolean inProcessEngine() {
+            return "in-process".equals(engine);
+        }
+
+        public boolean onDemandModels() {
+            return "on-demand".equals(models);
+        }
+    }
 
     public record MarkerSpec(String id, String kind, String pattern, String subtype, Integer priority,
                              String note) { }
@@ -198,8 +210,14 @@ public final class KnowledgeBase {
                 require(sv.port() != null && sv.port() >= 1 && sv.port() <= 65535, f, "serves.port must be 1-65535");
                 require(sv.health() != null && SERVES_PATH.matcher(sv.health()).matches(), f,
                         "serves.health must be a path such as /health (letters, digits, / . _ -)");
+                String engine = sv.engine() == null ? "workers" : sv.engine();
+                String models = sv.models() == null ? "at-start" : sv.models();
+                require(engine.equals("workers") || engine.equals("in-process"), f,
+                        "serves.engine must be 'workers' or 'in-process'");
+                require(models.equals("at-start") || models.equals("on-demand"), f,
+                        "serves.models must be 'at-start' or 'on-demand'");
                 require(serves.putIfAbsent(server, new ServesSpec(sv.port(), sv.health(),
-                        sv.cadence() == null ? "" : sv.cadence().strip())) == null, f,
+                        sv.cadence() == null ? "" : sv.cadence().strip(), engine, models)) == null, f,
                         "'serves:' of server " + server + " given twice");
             }
             for (MarkerSpec m : mf.markers()) {

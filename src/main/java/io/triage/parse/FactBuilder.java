@@ -210,6 +210,11 @@ public final class FactBuilder {
         extra.addAll(kb.adviceOptions());
         Target target = new Target(server, port, log);
         extra.add(target);
+        KnowledgeBase.ServesSpec serves = kb.serves().get(server);
+        if (serves != null) {
+            extra.add(new io.triage.facts.ServerTraits(server, serves.port(), serves.health(),
+                    serves.inProcessEngine(), serves.onDemandModels()));
+        }
         List<Object> facts = dedupe(sink.facts());
         facts.addAll(extra);
         notes.addAll(sink.notes());
