@@ -1,0 +1,1 @@
+ls -la /mnt/ckpt/finetune-v3

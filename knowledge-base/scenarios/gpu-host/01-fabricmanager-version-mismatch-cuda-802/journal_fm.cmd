@@ -1,0 +1,1 @@
+journalctl -u nvidia-fabricmanager --no-pager -b

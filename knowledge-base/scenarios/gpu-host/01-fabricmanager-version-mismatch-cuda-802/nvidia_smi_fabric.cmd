@@ -1,0 +1,1 @@
+nvidia-smi -q | grep -A 3 -i '^    Fabric'

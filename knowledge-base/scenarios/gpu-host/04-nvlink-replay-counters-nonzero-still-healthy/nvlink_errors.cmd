@@ -1,0 +1,1 @@
+nvidia-smi nvlink -e -i 2

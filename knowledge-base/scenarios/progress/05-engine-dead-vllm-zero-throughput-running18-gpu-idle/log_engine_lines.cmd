@@ -1,0 +1,1 @@
+grep 'Engine 000' /var/log/vllm/mistral-small.log | tail -20

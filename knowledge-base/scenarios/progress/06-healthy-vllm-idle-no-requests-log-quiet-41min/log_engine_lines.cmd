@@ -1,0 +1,1 @@
+grep 'Engine 000' /home/ml/logs/gemma.log | tail -20

@@ -1,0 +1,1 @@
+tail -n 60 /home/bench/sglang-8b.log

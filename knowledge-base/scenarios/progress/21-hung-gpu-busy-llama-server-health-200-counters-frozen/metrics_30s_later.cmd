@@ -1,0 +1,1 @@
+sleep 30; curl -sS --max-time 5 http://127.0.0.1:8080/metrics

@@ -1,0 +1,1 @@
+sleep 5; curl -s http://127.0.0.1:8002/metrics | grep -E '^nv_inference_request_success'

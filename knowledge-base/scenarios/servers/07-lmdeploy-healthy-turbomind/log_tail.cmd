@@ -1,0 +1,1 @@
+tail -n 60 /srv/lmdeploy/logs/internvl.log

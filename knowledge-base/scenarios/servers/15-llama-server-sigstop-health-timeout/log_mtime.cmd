@@ -1,0 +1,1 @@
+stat -c '%y' /home/ana/llama-server.log

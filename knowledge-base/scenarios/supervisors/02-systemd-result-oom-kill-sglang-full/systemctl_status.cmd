@@ -1,0 +1,1 @@
+systemctl status --no-pager -l sglang-qwen3.service

@@ -1,0 +1,1 @@
+journalctl -u tgi-mistral.service --no-pager -n 40

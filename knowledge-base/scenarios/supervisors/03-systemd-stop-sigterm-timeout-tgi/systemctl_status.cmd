@@ -1,0 +1,1 @@
+systemctl status --no-pager -l tgi-mistral.service

@@ -1,0 +1,1 @@
+docker logs --tail 25 --timestamps vllm-phi4

@@ -1,0 +1,1 @@
+crictl inspect c41f8e2a9b0d7

@@ -1,0 +1,1 @@
+sacct -j 48213 --format=JobID,JobName,Partition,Account,AllocCPUS,State,ExitCode,Elapsed,Timelimit

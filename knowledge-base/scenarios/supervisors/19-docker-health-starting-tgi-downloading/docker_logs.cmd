@@ -1,0 +1,1 @@
+docker logs --tail 20 tgi-qwen32b
