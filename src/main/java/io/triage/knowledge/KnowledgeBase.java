@@ -34,6 +34,7 @@ public final class KnowledgeBase {
 
     private final List<Marker> markers;
     private final Map<String, ServesSpec> serves;
+    private final Map<String, String> kindByAlias;
     private final ProcessPatterns processes;
     private final List<GpuProfileSpec> gpuProfiles;
     private final List<LinePattern> gpuPatterns = new ArrayList<>();
@@ -47,21 +48,20 @@ public final class KnowledgeBase {
     private final List<io.triage.facts.AdviceOption> adviceOptions = new ArrayList<>();
 
     // ---- file schemas (unknown keys are errors) ----
-    public record MarkerFile(String server, ServesSpec serves, List<MarkerSpec> markers) { }
+    public record MarkerFile(String server, List<String> aliases, ServesSpec serves, List<MarkerSpec> markers) { }
 
     /**
      * How a server kind serves, from its markers file: its default HTTP port, the path that answers 200 only
-     * when it can serve, and how often it logs while it works (so silence can be measured against it).
+     * when it can serve, where its engine runs and when it loads its models.
      *
      * @param port default port (1–65535)
      * @param health health or readiness path, starting with '/'
-     * @param cadence what the server logs while working and how often, in words; may be empty
      * @param engine {@code workers} (the engine runs in worker processes beside the front end, the default) or
      *               {@code in-process} (inside the front-end process)
      * @param models {@code at-start} (loaded before the server is ready, the default) or {@code on-demand}
      *               (loaded per request, unloaded when idle)
      */
-    public record ServesSpec(Integer port, String health, String cadence, String engine, String models) {
+    public record ServesSpec(Integer port, String health, String engine, String models) {
         public boolean inProcessEngine() {
             return "in-process".equals(engine);
         }
@@ -110,12 +110,14 @@ public final class KnowledgeBase {
 
     public record StepFile(Map<String, StepSpec> steps) { }
 
-    private KnowledgeBase(List<Marker> markers, Map<String, ServesSpec> serves, ProcessPatterns processes, List<GpuProfileSpec> gpuProfiles,
+    private KnowledgeBase(List<Marker> markers, Map<String, ServesSpec> serves, Map<String, String> kindByAlias,
+                          ProcessPatterns processes, List<GpuProfileSpec> gpuProfiles,
                           GpuProfileSpec defaultGpuProfile, Thresholds thresholds, Map<Integer, XidInfo> xids,
                           Map<String, CauseSpec> causes, Map<String, String> symptomTexts,
                           Map<String, QuestionSpec> questions, Map<String, StepSpec> steps) {
         this.markers = markers;
         this.serves = Map.copyOf(serves);
+        this.kindByAlias = Map.copyOf(kindByAlias);
         this.processes = processes;
         this.gpuProfiles = gpuProfiles;
         for (GpuProfileSpec p : gpuProfiles) {
@@ -146,7 +148,8 @@ public final class KnowledgeBase {
         ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
         Map<String, ServesSpec> serves = new LinkedHashMap<>();
-        List<Marker> markers = loadMarkers(yaml, dir.resolve("markers"), serves);
+        Map<String, String> kindByAlias = new HashMap<>();
+        List<Marker> markers = loadMarkers(yaml, dir.resolve("markers"), serves, kindByAlias);
         ProcessFile pf = read(yaml, dir.resolve("processes.yaml"), ProcessFile.class);
         ProcessPatterns processes = ProcessPatterns.compile(pf, dir.resolve("processes.yaml"));
         GpuProfileFile gf = read(yaml, dir.resolve("gpu-profiles.yaml"), GpuProfileFile.class);
@@ -182,12 +185,13 @@ public final class KnowledgeBase {
                         "step " + e.getKey() + " names unknown cause '" + cause + "'");
             }
         }
-        return new KnowledgeBase(markers, serves, processes, profiles, gf.defaults(), thresholds, xids,
+        return new KnowledgeBase(markers, serves, kindByAlias, processes, profiles, gf.defaults(), thresholds, xids,
                 new LinkedHashMap<>(cf.causes()), txt.symptoms() == null ? Map.of() : txt.symptoms(),
                 txt.questions() == null ? Map.of() : txt.questions(), sf.steps());
     }
 
-    private static List<Marker> loadMarkers(ObjectMapper yaml, Path dir, Map<String, ServesSpec> serves) {
+    private static List<Marker> loadMarkers(ObjectMapper yaml, Path dir, Map<String, ServesSpec> serves,
+                                            Map<String, String> kindByAlias) {
         if (!Files.isDirectory(dir)) {
             throw new KnowledgeException("marker directory not found: " + dir);
         }
@@ -203,6 +207,14 @@ public final class KnowledgeBase {
             MarkerFile mf = read(yaml, f, MarkerFile.class);
             require(mf.server() != null && !mf.server().isBlank(), f, "needs 'server:'");
             require(mf.markers() != null, f, "needs 'markers:'");
+            for (String alias : mf.aliases() == null ? List.<String>of() : mf.aliases()) {
+                String a = alias == null ? "" : alias.strip().toLowerCase(java.util.Locale.ROOT);
+                require(!a.isEmpty() && !mf.server().strip().equals("common"), f,
+                        "aliases name other spellings of a server kind (not empty, not on common markers)");
+                String before = kindByAlias.putIfAbsent(a, mf.server().strip());
+                require(before == null || before.equals(mf.server().strip()), f,
+                        "alias '" + a + "' already names server " + before);
+            }
             if (mf.serves() != null) {
                 ServesSpec sv = mf.serves();
                 String server = mf.server().strip();
@@ -216,8 +228,7 @@ public final class KnowledgeBase {
                         "serves.engine must be 'workers' or 'in-process'");
                 require(models.equals("at-start") || models.equals("on-demand"), f,
                         "serves.models must be 'at-start' or 'on-demand'");
-                require(serves.putIfAbsent(server, new ServesSpec(sv.port(), sv.health(),
-                        sv.cadence() == null ? "" : sv.cadence().strip(), engine, models)) == null, f,
+                require(serves.putIfAbsent(server, new ServesSpec(sv.port(), sv.health(), engine, models)) == null, f,
                         "'serves:' of server " + server + " given twice");
             }
             for (MarkerSpec m : mf.markers()) {
@@ -304,7 +315,16 @@ public final class KnowledgeBase {
         }
     }
 
-    /** How each server kind serves (default port, health path, logging cadence), by kind; kinds without one are absent. */
+    /**
+     * The server kind a name means: itself, or the kind it is another spelling of (a target of
+     * {@code llama.cpp} or {@code llama-server} is the {@code llamacpp} kind). Lower case, stripped.
+     */
+    public String serverKind(String name) {
+        String n = name == null ? "" : name.strip().toLowerCase(java.util.Locale.ROOT);
+        return kindByAlias.getOrDefault(n, n);
+    }
+
+    /** How each server kind serves (default port, health path, where its engine runs, when it loads models), by kind; kinds without one are absent. */
     public Map<String, ServesSpec> serves() {
         return serves;
     }

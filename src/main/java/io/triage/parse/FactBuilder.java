@@ -79,7 +79,7 @@ public final class FactBuilder {
         Sink sink = new Sink(new ReadBudget(workBudget));
         List<String> notes = new ArrayList<>(capture.notes());
         Map<String, String> t = capture.target();
-        String server = t.getOrDefault("server", "").strip().toLowerCase(Locale.ROOT);
+        String server = kb.serverKind(t.getOrDefault("server", ""));
         int port = Text.parseInt(t.getOrDefault("port", ""), -1);
         String log = t.getOrDefault("log", "");
         if (!server.isEmpty() && !markersByServer.containsKey(server)) {

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The servers the knowledge base knows, as data: each kind's port, health path and cadence, its process
+ * The servers the knowledge base knows, as data: each kind's port, health path and serving traits, its process
  * names, and its log lines - taken verbatim from the servers' sources - landing on the marker meant for them.
  */
 class ServerKnowledgeTest {
@@ -36,13 +36,25 @@ class ServerKnowledgeTest {
                 "vllm")), kinds);
         for (String k : kinds) {
             KnowledgeBase.ServesSpec s = KB.serves().get(k);
-            assertTrue(s != null && s.health().startsWith("/") && !s.cadence().isBlank(), k + ": " + s);
+            assertTrue(s != null && s.health().startsWith("/"), k + ": " + s);
         }
         Map<String, Integer> ports = Map.of("triton", 8000, "trtllm", 8000, "lmdeploy", 23333, "ollama", 11434,
                 "llamacpp", 8080, "sglang", 30000, "vllm", 8000);
         ports.forEach((k, p) -> assertEquals(p, KB.serves().get(k).port(), k));
         assertEquals("/v2/health/ready", KB.serves().get("triton").health());
         assertEquals("/", KB.serves().get("ollama").health(), "Ollama answers GET / with 'Ollama is running'");
+    }
+
+    @Test
+    void otherSpellingsOfAServerKindMeanThatKind() {
+        assertEquals("llamacpp", KB.serverKind("llama.cpp"));
+        assertEquals("llamacpp", KB.serverKind(" Llama-Server "));
+        assertEquals("triton", KB.serverKind("tritonserver"));
+        assertEquals("trtllm", KB.serverKind("trtllm-serve"));
+        assertEquals("tgi", KB.serverKind("text-generation-inference"));
+        assertEquals("vllm", KB.serverKind("VLLM"));
+        assertEquals("someserver", KB.serverKind("someServer"), "an unknown kind stays what it was");
+        assertEquals("", KB.serverKind(null));
     }
 
     @Test
