@@ -29,10 +29,13 @@ import java.util.stream.Stream;
  * {@code knowledge-base/} directory; every file is checked, and an error names the file and the entry.
  */
 public final class KnowledgeBase {
+    private static final Pattern SERVES_PATH = Pattern.compile("^/[A-Za-z0-9/._-]{0,200}$");
     private static final Pattern NAMED_GROUP = Pattern.compile("\\(\\?P?<([a-zA-Z][a-zA-Z0-9]*)>");
 
     private final List<io.triage.facts.DifferentialNeed> differentials;
     private final List<Marker> markers;
+    private final Map<String, ServesSpec> serves;
+    private final Map<String, String> kindByAlias;
     private final ProcessPatterns processes;
     private final List<GpuProfileSpec> gpuProfiles;
     private final List<LinePattern> gpuPatterns = new ArrayList<>();
@@ -47,7 +50,28 @@ public final class KnowledgeBase {
     private final Cadence cadence;
 
     // ---- file schemas (unknown keys are errors) ----
-    public record MarkerFile(String server, List<MarkerSpec> markers) { }
+    public record MarkerFile(String server, List<String> aliases, ServesSpec serves, List<MarkerSpec> markers) { }
+
+    /**
+     * How a server kind serves, from its markers file: its default HTTP port, the path that answers 200 only
+     * when it can serve, where its engine runs and when it loads its models.
+     *
+     * @param port default port (1–65535)
+     * @param health health or readiness path, starting with '/'
+     * @param engine {@code workers} (the engine runs in worker processes beside the front end, the default) or
+     *               {@code in-process} (inside the front-end process)
+     * @param models {@code at-start} (loaded before the server is ready, the default) or {@code on-demand}
+     *               (loaded per request, unloaded when idle)
+     */
+    public record ServesSpec(Integer port, String health, String engine, String models) {
+        public boolean inProcessEngine() {
+            return "in-process".equals(engine);
+        }
+
+        public boolean onDemandModels() {
+            return "on-demand".equals(models);
+        }
+    }
 
     public record MarkerSpec(String id, String kind, String pattern, String subtype, Integer priority,
                              String note) { }
@@ -94,7 +118,8 @@ public final class KnowledgeBase {
     /** {@code differentials.yaml}: per cause, what must have been read before it is named with high confidence. */
     public record DifferentialFile(Map<String, List<NeedSpec>> differentials) { }
 
-    private KnowledgeBase(List<Marker> markers, ProcessPatterns processes, List<GpuProfileSpec> gpuProfiles,
+    private KnowledgeBase(List<Marker> markers, Map<String, ServesSpec> serves, Map<String, String> kindByAlias,
+                          ProcessPatterns processes, List<GpuProfileSpec> gpuProfiles,
                           GpuProfileSpec defaultGpuProfile, Thresholds thresholds, Map<Integer, XidInfo> xids,
                           Map<String, CauseSpec> causes, Map<String, String> symptomTexts,
                           Map<String, QuestionSpec> questions, Map<String, StepSpec> steps, Cadence cadence,
@@ -102,6 +127,8 @@ public final class KnowledgeBase {
         this.differentials = differentials;
         this.markers = markers;
         this.cadence = cadence;
+        this.serves = Map.copyOf(serves);
+        this.kindByAlias = Map.copyOf(kindByAlias);
         this.processes = processes;
         this.gpuProfiles = gpuProfiles;
         for (GpuProfileSpec p : gpuProfiles) {
@@ -131,7 +158,9 @@ public final class KnowledgeBase {
         }
         ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
-        List<Marker> markers = loadMarkers(yaml, dir.resolve("markers"));
+        Map<String, ServesSpec> serves = new LinkedHashMap<>();
+        Map<String, String> kindByAlias = new HashMap<>();
+        List<Marker> markers = loadMarkers(yaml, dir.resolve("markers"), serves, kindByAlias);
         ProcessFile pf = read(yaml, dir.resolve("processes.yaml"), ProcessFile.class);
         ProcessPatterns processes = ProcessPatterns.compile(pf, dir.resolve("processes.yaml"));
         GpuProfileFile gf = read(yaml, dir.resolve("gpu-profiles.yaml"), GpuProfileFile.class);
@@ -170,7 +199,7 @@ public final class KnowledgeBase {
         Set<String> markerIds = new HashSet<>();
         markers.forEach(m -> markerIds.add(m.id()));
         Cadence cadence = Cadence.load(yaml, dir.resolve("cadence.yaml"), markerIds);
-        return new KnowledgeBase(markers, processes, profiles, gf.defaults(), thresholds, xids,
+        return new KnowledgeBase(markers, serves, kindByAlias, processes, profiles, gf.defaults(), thresholds, xids,
                 new LinkedHashMap<>(cf.causes()), txt.symptoms() == null ? Map.of() : txt.symptoms(),
                 txt.questions() == null ? Map.of() : txt.questions(), sf.steps(), cadence,
                 differentials(yaml, dir.resolve("differentials.yaml"), cf, txt));
@@ -198,7 +227,8 @@ public final class KnowledgeBase {
         return List.copyOf(out);
     }
 
-    private static List<Marker> loadMarkers(ObjectMapper yaml, Path dir) {
+    private static List<Marker> loadMarkers(ObjectMapper yaml, Path dir, Map<String, ServesSpec> serves,
+                                            Map<String, String> kindByAlias) {
         if (!Files.isDirectory(dir)) {
             throw new KnowledgeException("marker directory not found: " + dir);
         }
@@ -214,14 +244,39 @@ public final class KnowledgeBase {
             MarkerFile mf = read(yaml, f, MarkerFile.class);
             require(mf.server() != null && !mf.server().isBlank(), f, "needs 'server:'");
             require(mf.markers() != null, f, "needs 'markers:'");
+            for (String alias : mf.aliases() == null ? List.<String>of() : mf.aliases()) {
+                String a = alias == null ? "" : alias.strip().toLowerCase(java.util.Locale.ROOT);
+                require(!a.isEmpty() && !mf.server().strip().equals("common"), f,
+                        "aliases name other spellings of a server kind (not empty, not on common markers)");
+                String before = kindByAlias.putIfAbsent(a, mf.server().strip());
+                require(before == null || before.equals(mf.server().strip()), f,
+                        "alias '" + a + "' already names server " + before);
+            }
+            if (mf.serves() != null) {
+                ServesSpec sv = mf.serves();
+                String server = mf.server().strip();
+                require(!server.equals("common"), f, "'serves:' belongs to a server kind, not to common markers");
+                require(sv.port() != null && sv.port() >= 1 && sv.port() <= 65535, f, "serves.port must be 1-65535");
+                require(sv.health() != null && SERVES_PATH.matcher(sv.health()).matches(), f,
+                        "serves.health must be a path such as /health (letters, digits, / . _ -)");
+                String engine = sv.engine() == null ? "workers" : sv.engine();
+                String models = sv.models() == null ? "at-start" : sv.models();
+                require(engine.equals("workers") || engine.equals("in-process"), f,
+                        "serves.engine must be 'workers' or 'in-process'");
+                require(models.equals("at-start") || models.equals("on-demand"), f,
+                        "serves.models must be 'at-start' or 'on-demand'");
+                require(serves.putIfAbsent(server, new ServesSpec(sv.port(), sv.health(), engine, models)) == null, f,
+                        "'serves:' of server " + server + " given twice");
+            }
             for (MarkerSpec m : mf.markers()) {
                 String where = "marker " + m.id();
                 require(m.id() != null && ids.add(m.id()), f, "marker id missing or used twice: " + m.id());
                 require(Marker.KINDS.contains(m.kind()), f, where + ": unknown kind '" + m.kind() + "' (one of "
                         + Marker.KINDS + ")");
                 boolean error = m.kind().equals("error");
-                require(!error || Marker.SUBTYPES.contains(m.subtype()), f,
-                        where + ": an error marker needs a subtype among " + Marker.SUBTYPES);
+                require(!error || m.subtype() == null || Marker.SUBTYPES.contains(m.subtype()), f,
+                        where + ": an error marker's subtype must be one of " + Marker.SUBTYPES
+                        + " (leave it out when the line does not name the root)");
                 require(error || m.subtype() == null, f, where + ": only error markers take a subtype");
                 require(!error || m.priority() != null, f, where + ": an error marker needs a priority");
                 require(m.pattern() != null && !m.pattern().isEmpty(), f, where + ": empty pattern");
@@ -295,6 +350,20 @@ public final class KnowledgeBase {
         if (!ok) {
             throw new KnowledgeException(file + ": " + what);
         }
+    }
+
+    /**
+     * The server kind a name means: itself, or the kind it is another spelling of (a target of
+     * {@code llama.cpp} or {@code llama-server} is the {@code llamacpp} kind). Lower case, stripped.
+     */
+    public String serverKind(String name) {
+        String n = name == null ? "" : name.strip().toLowerCase(java.util.Locale.ROOT);
+        return kindByAlias.getOrDefault(n, n);
+    }
+
+    /** How each server kind serves (default port, health path, where its engine runs, when it loads models), by kind; kinds without one are absent. */
+    public Map<String, ServesSpec> serves() {
+        return serves;
     }
 
     public List<Marker> markers() {

@@ -23,7 +23,7 @@ public record Marker(String id, String server, String kind, LinePattern pattern,
     /** Marker kinds the rules know about. */
     public static final List<String> KINDS = List.of("run-start", "server-args", "ready", "shutdown", "signal",
             "loading", "progress", "access", "traceback", "exception", "error", "address-in-use", "port-owner",
-            "engine-dead", "health-check-failed", "killed", "nccl-init");
+            "engine-dead", "health-check-failed", "killed", "nccl-init", "host");
 
     /**
      * Kinds of routine lines: many per minute in a working server's log, of which the rules read only the first,
@@ -37,7 +37,11 @@ public record Marker(String id, String server, String kind, LinePattern pattern,
      */
     public static final String ACCESS_NOISE = "access-noise";
 
-    /** Crash subtypes an {@code error} marker may name. */
+    /**
+     * Crash subtypes an {@code error} marker may name: the root of the failure. A marker that only says
+     * that the process failed (a segfault, "Executor worker returned error", a Rust panic) names none: the
+     * rules then look for the root elsewhere in the run, and leave the subtype empty when nothing names it.
+     */
     public static final List<String> SUBTYPES = List.of("cuda-oom", "cuda-error", "nccl-error", "config-error",
-            "model-load-error", "disk-full", "import-error", "fatal");
+            "model-load-error", "disk-full", "import-error");
 }

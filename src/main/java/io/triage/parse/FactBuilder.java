@@ -91,7 +91,7 @@ public final class FactBuilder {
         Sink sink = new Sink(new ReadBudget(workBudget));
         List<String> notes = new ArrayList<>(capture.notes());
         Map<String, String> t = capture.target();
-        String server = t.getOrDefault("server", "").strip().toLowerCase(Locale.ROOT);
+        String server = kb.serverKind(t.getOrDefault("server", ""));
         int port = Text.parseInt(t.getOrDefault("port", ""), -1);
         String log = t.getOrDefault("log", "");
         if (!server.isEmpty() && !markersByServer.containsKey(server)) {
@@ -276,6 +276,11 @@ public final class FactBuilder {
         extra.addAll(kb.differentials());
         Target target = new Target(server, port, log);
         extra.add(target);
+        KnowledgeBase.ServesSpec serves = kb.serves().get(server);
+        if (serves != null) {
+            extra.add(new io.triage.facts.ServerTraits(server, serves.port(), serves.health(),
+                    serves.inProcessEngine(), serves.onDemandModels()));
+        }
         List<Object> facts = dedupe(sink.facts());
         facts.addAll(extra);
         notes.addAll(sink.notes());

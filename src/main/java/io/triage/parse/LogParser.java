@@ -25,7 +25,7 @@ final class LogParser {
     /** When several markers match one line, the kind that best describes it (first wins). */
     private static final List<String> KIND_ORDER = List.of("address-in-use", "error", "engine-dead", "killed",
             "health-check-failed", "traceback", "exception", "port-owner", "signal", "shutdown", "server-args",
-            "run-start", "ready", "nccl-init", "loading", "progress", "access", "access-noise");
+            "run-start", "ready", "nccl-init", "host", "loading", "progress", "access", "access-noise");
     private static final java.util.Set<String> TERMINAL =
             java.util.Set.of("shutdown", "error", "killed", "traceback", "address-in-use", "signal");
 

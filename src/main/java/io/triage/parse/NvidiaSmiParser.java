@@ -3,6 +3,7 @@ package io.triage.parse;
 import io.triage.capture.ProbeOutput;
 import io.triage.facts.Gpu;
 import io.triage.facts.GpuApp;
+import io.triage.facts.MigMode;
 import io.triage.facts.SmiFailure;
 
 import java.util.List;
@@ -34,6 +35,8 @@ final class NvidiaSmiParser {
             "^\\|\\s+(?<gpu>\\d+|N/A)\\s+(?:\\S+\\s+\\S+\\s+)?(?<pid>\\d+)\\s+(?<type>[CGM+]+)\\s+(?<name>.+?)\\s+"
             + "(?<mem>\\d+|N/A)(?:MiB)?\\s*\\|\\s*$", List.of("gpu", "pid", "type", "name", "mem"));
     private static final LinePattern NUMBER = LinePattern.compile("(?<n>-?\\d+(?:\\.\\d+)?)", List.of("n"));
+    /** The row under a GPU's memory row: empty cells, then the MIG M. column reading Enabled. */
+    private static final Pattern MIG_ENABLED = Pattern.compile("^\\|\\s*\\|\\s*\\|\\s*Enabled\\s*\\|\\s*$");
 
     private NvidiaSmiParser() {
     }
@@ -205,6 +208,10 @@ final class NvidiaSmiParser {
             gpus++;
             if (err) {
                 sink.add(new SmiFailure("err-field", p.name(), i + 2, Text.excerpt(second)));
+            }
+            // the third row of a GPU (newer drivers) ends in its "MIG M." column: Enabled, Disabled or N/A
+            if (i + 2 < lines.size() && MIG_ENABLED.matcher(lines.get(i + 2)).matches()) {
+                sink.add(new MigMode(gpu.index(), p.name(), i + 3, Text.excerpt(lines.get(i + 2))));
             }
             i++;
         }

@@ -1,0 +1,1 @@
+journalctl -u nvidia-fabricmanager -n 20 --no-pager
