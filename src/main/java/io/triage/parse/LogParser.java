@@ -192,7 +192,7 @@ final class LogParser {
             }
         }
         if (work != null) {
-            work.read(workLines, clock, probe, sink);
+            work.read(workLines, clock, lastEpoch, probe, sink);
         }
         Entry last = entries.get(n - 1);
         long age = clock >= 0 && lastEpoch >= 0 ? clock - lastEpoch : -1;

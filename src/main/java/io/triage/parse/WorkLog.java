@@ -35,8 +35,20 @@ final class WorkLog {
         this.serverKind = serverKind == null ? "" : serverKind;
     }
 
-    /** Adds one {@link LogProgress} for the newest run's lines ({@code progress}, served {@code access}, stall warnings). */
+    /** As {@link #read(List, long, long, String, Sink)} with no log clock. */
     void read(List<Line> lines, long clock, String fallbackProbe, Sink sink) {
+        read(lines, clock, -1, fallbackProbe, sink);
+    }
+
+    /**
+     * Adds one {@link LogProgress} for the newest run's lines ({@code progress}, served {@code access}, stall warnings).
+     *
+     * @param clock the capture's clock (epoch seconds), or -1 when it has none (a pasted log)
+     * @param logClock the newest timestamp of the log itself, or -1: without the capture's clock, "now" is at least
+     *                 this, so a silence measured to it is a lower bound — enough to call a stall, never to call
+     *                 work continuing
+     */
+    void read(List<Line> lines, long clock, long logClock, String fallbackProbe, Sink sink) {
         Optional<Cadence.Server> server = cadence.server(serverKind);
         List<Line> work = new ArrayList<>();
         int warningsAfter = 0;
@@ -107,6 +119,10 @@ final class WorkLog {
             lastEpoch = work.get(i).epoch();
         }
         long silence = clock >= 0 && lastEpoch >= 0 ? Math.max(0, clock - lastEpoch) : -1;
+        if (clock < 0 && logClock >= 0 && lastEpoch >= 0 && running + waiting > 0
+                && stallAfter >= 0 && logClock - lastEpoch > stallAfter) {
+            silence = logClock - lastEpoch; // the log went on this long after its last line of work: at least a stall
+        }
         int timed = (int) work.stream().filter(l -> l.epoch() >= 0).count();
         boolean pending = running > 0 || waiting > 0;
         String state;
