@@ -40,12 +40,7 @@ public final class ContainerParser {
             cutInspect(p, kind, sink);
             return;
         }
-        List<JsonNode> items = new ArrayList<>();
-        if (root.isArray()) {
-            root.forEach(items::add);
-        } else {
-            items.add(root);
-        }
+        List<JsonNode> items = items(root);
         int n = 0;
         for (JsonNode c : items) {
             JsonNode st = c.path("State");
@@ -158,18 +153,24 @@ public final class ContainerParser {
         }
     }
 
-    /** {@code crictl inspect ID}: the CRI's view of one container (containerd, CRI-O). */
-    public static void crictlInspect(ProbeOutput p, Sink sink) {
-        JsonNode root = json(p, sink);
-        if (root == null) {
-            return;
-        }
+    /** The documents of an inspect output: the elements of an array ({@code docker inspect A B}), or the one object. */
+    private static List<JsonNode> items(JsonNode root) {
         List<JsonNode> items = new ArrayList<>();
         if (root.isArray()) {
             root.forEach(items::add);
         } else {
             items.add(root);
         }
+        return items;
+    }
+
+    /** {@code crictl inspect ID}: the CRI's view of one container (containerd, CRI-O). */
+    public static void crictlInspect(ProbeOutput p, Sink sink) {
+        JsonNode root = json(p, sink);
+        if (root == null) {
+            return;
+        }
+        List<JsonNode> items = items(root);
         int n = 0;
         for (JsonNode c : items) {
             JsonNode st = c.path("status");
