@@ -28,12 +28,15 @@ import java.util.Map;
  *                   and known clients, so a reader of the listing sees both
  */
 public record HostFilters(List<String> servers, LogFilter log, String serverEre, String frontendEre, String clientEre,
-                          String commEre, String ignoreEre, Map<String, String> kindEre, String listingEre) {
+                          String commEre, String ignoreEre, Map<String, String> kindEre, String listingEre,
+                          Map<String, Integer> defaultPorts, Map<String, String> healthPaths) {
     /** A command line's start inside a {@code ps} line: the line's start or the space after the last column. */
     private static final String AFTER_COLUMNS = "(^|[[:space:]])";
 
     public HostFilters {
         servers = List.copyOf(servers);
+        defaultPorts = Map.copyOf(defaultPorts);
+        healthPaths = Map.copyOf(healthPaths);
         kindEre = Map.copyOf(kindEre);
     }
 
@@ -56,7 +59,34 @@ public record HostFilters(List<String> servers, LogFilter log, String serverEre,
         listed.addAll(p.clientRegexes());
         return new HostFilters(p.servers(), LogFilter.of(kb.markers()), PosixEre.union(p.serverRegexes()),
                 PosixEre.union(p.frontendRegexes()), exclusion(p.clientRegexes()), PosixEre.union(p.commRegexes()),
-                exclusion(p.ignoreRegexes()), kinds, PosixEre.union(listed, AFTER_COLUMNS));
+                exclusion(p.ignoreRegexes()), kinds, PosixEre.union(listed, AFTER_COLUMNS), ports(kb), healths(kb));
+    }
+
+    /** Each server kind's default port, from its markers file's {@code serves:} (knowledge, not code). */
+    private static Map<String, Integer> ports(KnowledgeBase kb) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        kb.serves().forEach((k, s) -> {
+            if (s.port() != null) {
+                out.put(k, s.port());
+            }
+        });
+        return out;
+    }
+
+    /** Each server kind's health or readiness path, from its markers file's {@code serves:}. */
+    private static Map<String, String> healths(KnowledgeBase kb) {
+        Map<String, String> out = new LinkedHashMap<>();
+        kb.serves().forEach((k, s) -> {
+            if (s.health() != null) {
+                out.put(k, s.health());
+            }
+        });
+        return out;
+    }
+
+    /** The path the health probe asks for a server of this kind: its own, else {@code /health}. */
+    public String healthPath(String server) {
+        return healthPaths.getOrDefault(server == null ? "" : server, "/health");
     }
 
     /**

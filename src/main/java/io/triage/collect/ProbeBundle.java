@@ -45,6 +45,8 @@ public final class ProbeBundle {
     static final String SERVER_PROCESSES = "@SERVER_PROCESSES@";
     /** Stands for the generated ERE of server and client command lines ({@link HostFilters#listingEre}). */
     static final String LISTED_PROCESSES = "@LISTED_PROCESSES@";
+    /** Stands for the health path of the target's server kind, quoted ({@link HostFilters#healthPath}). */
+    static final String HEALTH_PATH = "@HEALTH_PATH@";
     /** Stands for the generated selection of marker lines ({@link HostFilters#log}). */
     static final String LOG_SELECTION = "@LOG_SELECTION@";
     /** Newest lines of rare markers (arguments, starts, errors, ends) the log probe returns. */
@@ -73,7 +75,7 @@ public final class ProbeBundle {
     public static final List<Probe> STANDARD = List.of(
             new Probe("date", "date -Is; uptime", 5),
             new Probe("health", "curl -sS -o /dev/null -w '%{http_code} %{time_total}\\n' --max-time 5 "
-                    + "\"http://127.0.0.1:$T_PORT/health\"", 10),
+                    + "\"http://127.0.0.1:$T_PORT\"" + HEALTH_PATH, 10),
             new Probe("gpus", "nvidia-smi --query-gpu=index,name,memory.used,memory.total,utilization.gpu,"
                     + "power.draw,temperature.gpu,pstate --format=csv,noheader", 10),
             new Probe("gpu_apps", "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv,noheader", 10),
@@ -209,7 +211,7 @@ public final class ProbeBundle {
         this.nonce = nonce;
         this.secondLookMs = secondLookMs;
         this.filters = filters;
-        this.probes = filters == null ? ordered(secondLookMs > 0) : resolve(ordered(secondLookMs > 0), filters);
+        this.probes = filters == null ? ordered(secondLookMs > 0) : resolve(ordered(secondLookMs > 0), filters, server);
     }
 
     /**
@@ -305,13 +307,14 @@ public final class ProbeBundle {
     }
 
     /** The probes with the generated filters in place of their stand-ins. */
-    private static List<Probe> resolve(List<Probe> probes, HostFilters f) {
+    private static List<Probe> resolve(List<Probe> probes, HostFilters f, String server) {
         List<Probe> out = new ArrayList<>(probes.size());
         for (Probe p : probes) {
             String c = p.command()
                     .replace(SERVER_PROCESSES, ShellQuote.quote(f.serverEre()))
                     .replace(LISTED_PROCESSES, ShellQuote.quote(f.listingEre()))
-                    .replace(LOG_SELECTION, logSelection(f.log()));
+                    .replace(LOG_SELECTION, logSelection(f.log()))
+                    .replace(HEALTH_PATH, ShellQuote.quote(f.healthPath(server)));
             out.add(new Probe(p.name(), c, p.timeoutSeconds()));
         }
         return List.copyOf(out);
@@ -418,7 +421,7 @@ public final class ProbeBundle {
                   [ -n "$T_PORT" ] && echo "@@$N discovered port=$T_PORT pid=$T_PID from its command line"
                 fi
                 if [ -z "$T_PORT" ]; then
-                  case "$T_SERVER" in vllm|tgi) T_PORT=8000;; *) T_PORT=30000;; esac
+                  case "$T_SERVER" in @DEFAULT_PORTS@ *) T_PORT=30000;; esac
                   echo "@@$N assumed port=$T_PORT"
                 fi
                 if [ -z "$T_LOG" ] && [ -n "$T_PID" ]; then
@@ -437,7 +440,7 @@ public final class ProbeBundle {
                   e=$(date +%s%N)
                   echo "@@$N probe $1 rc=$rc ms=$(( (e - s) / 1000000 ))"
                   [ "$1" = health ] && T_HEALTH=$(head -c 64 "$d/o")
-                """);
+                """.replace("@DEFAULT_PORTS@", defaultPorts()));
         b.append("  head -c ").append(MAX_OUT).append(" \"$d/o\" | base64 -w0; echo\n");
         b.append("  head -c ").append(MAX_ERR).append(" \"$d/e\" | base64 -w0; echo\n");
         b.append("}\n");
@@ -479,6 +482,17 @@ public final class ProbeBundle {
 
     private static boolean isSecondLook(Probe p) {
         return p.name().equals(SECOND_LOOK.name());
+    }
+
+    /** The case arms that assume each known server kind's default port ({@code serves:} of its markers file). */
+    private String defaultPorts() {
+        StringBuilder b = new StringBuilder();
+        filters.defaultPorts().forEach((kind, p) -> {
+            if (SERVER_KIND.matcher(kind).matches() && p > 0 && p < 65536) {
+                b.append(kind).append(") T_PORT=").append(p).append(";; ");
+            }
+        });
+        return b.toString();
     }
 
     /** Single-quotes a value for a POSIX shell: the only character that needs care is the quote itself. */

@@ -143,7 +143,7 @@ class HostFiltersTest {
                 markers:
                   - id: frobnicator.melted
                     kind: error
-                    subtype: fatal
+                    subtype: cuda-error
                     priority: 50
                     pattern: 'Frobnicator core (?<message>\\d+) melted down'
                     note: 'a server the shipped catalogue does not know'

@@ -79,7 +79,7 @@ class SecondLookBundleTest {
     void healthRefusedWhileTheServerProcessLivesSamplesTwiceAtTheInterval() throws Exception {
         fakeServer();
         Path log = Files.writeString(tmp.resolve("server.log"), "[2026-11-30 00:30:55] Decode batch. #running-req: 3\n");
-        Capture c = run(ProbeBundle.forTarget("sglang", 1, log.toString()).withSecondLook(800));
+        Capture c = run(ProbeBundle.forTarget("sglang", 1, log.toString()).with(io.triage.TestHome.filters()).withSecondLook(800));
         ProbeOutput first = c.probes().get("first_look");
         ProbeOutput second = c.probes().get("second_look");
         assertTrue(first != null && second != null, c.probes().keySet() + " " + c.notes());
@@ -98,7 +98,7 @@ class SecondLookBundleTest {
     void aSlowButSuccessfulHealthAnswerAlsoTakesTheSecondLookAndItsMetrics() throws Exception {
         fakeServer();
         int port = health(1300);
-        Capture c = run(ProbeBundle.forTarget("sglang", port, null).withSecondLook(300));
+        Capture c = run(ProbeBundle.forTarget("sglang", port, null).with(io.triage.TestHome.filters()).withSecondLook(300));
         assertTrue(c.probes().get("health").out().startsWith("200 "), c.probes().get("health").out());
         ProbeOutput second = c.probes().get("second_look");
         assertTrue(second != null, c.probes().keySet() + " " + c.notes());
@@ -112,7 +112,7 @@ class SecondLookBundleTest {
     void aFastHealthAnswerSkipsTheSecondLookAndSaysSo() throws Exception {
         fakeServer();
         int port = health(0);
-        Capture c = run(ProbeBundle.forTarget("sglang", port, null));
+        Capture c = run(ProbeBundle.forTarget("sglang", port, null).with(io.triage.TestHome.filters()));
         assertNull(c.probes().get("first_look"));
         assertNull(c.probes().get("second_look"));
         assertTrue(c.notes().stream().anyMatch(n -> n.startsWith("second look skipped")), c.notes().toString());
@@ -120,7 +120,7 @@ class SecondLookBundleTest {
 
     @Test
     void noServerProcessSkipsIt() throws Exception {
-        ProbeBundle b = ProbeBundle.forTarget("sglang", 1, null);
+        ProbeBundle b = ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters());
         String script = b.script();
         Capture c = run(b);
         assertNull(c.probes().get("second_look"), "port 1 refuses, but no server process lives here");
@@ -129,10 +129,11 @@ class SecondLookBundleTest {
 
     @Test
     void turnedOffTheScriptDoesNotCarryIt() {
-        ProbeBundle off = ProbeBundle.forTarget("vllm", 8000, null).withSecondLook(0);
+        ProbeBundle off = ProbeBundle.forTarget("vllm", 8000, null).with(io.triage.TestHome.filters()).withSecondLook(0);
         assertFalse(off.script().contains("first_look"));
         assertFalse(off.script().contains("second_look"));
-        assertEquals(ProbeBundle.STANDARD, off.probes());
+        assertEquals(ProbeBundle.ALL.stream().map(ProbeBundle.Probe::name).toList(),
+                off.probes().stream().map(ProbeBundle.Probe::name).toList(), "the standard and supervisor probes, no sample");
         assertEquals(0, off.renewed().secondLookMs(), "a renewed bundle keeps the setting");
         assertThrows(IllegalArgumentException.class, () -> ProbeBundle.forTarget(null, null, null).withSecondLook(-1));
         assertThrows(IllegalArgumentException.class, () -> ProbeBundle.forTarget(null, null, null).withSecondLook(30_001));

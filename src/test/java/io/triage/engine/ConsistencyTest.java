@@ -121,7 +121,8 @@ class ConsistencyTest {
         Files.createDirectories(kb.resolve("markers"));
         Files.createDirectories(home.resolve("rules"));
         Path shipped = TestHome.HOME.resolve("knowledge-base");
-        for (String f : List.of("processes.yaml", "gpu-profiles.yaml", "thresholds.yaml", "xid.yaml", "secrets.yaml")) {
+        for (String f : List.of("processes.yaml", "gpu-profiles.yaml", "thresholds.yaml", "xid.yaml", "secrets.yaml",
+                "cadence.yaml")) {
             Files.copy(shipped.resolve(f), kb.resolve(f));
         }
         try (Stream<Path> s = Files.list(shipped.resolve("markers"))) {
@@ -132,6 +133,7 @@ class ConsistencyTest {
         Files.writeString(kb.resolve("causes.yaml"), causes);
         Files.writeString(kb.resolve("texts.yaml"), texts);
         Files.writeString(kb.resolve("remediation.yaml"), steps);
+        Files.writeString(kb.resolve("differentials.yaml"), "differentials: {}\n");
         Files.writeString(home.resolve("rules/10-small.drl"), rules);
         return home;
     }

@@ -48,7 +48,9 @@ class WhyNotTest {
         // the other condition (no confident healthy verdict) holds: the kernel log is what is missing
         assertEquals(WhyNot.Met.MET, server.conditions().get(1).met());
         for (WhyNot.Candidate c : a.rules()) {
-            assertTrue(c.conditions().stream().anyMatch(k -> k.met() == WhyNot.Met.UNMET && k.source().contains("kernel-oom-kill")),
+            // every rule that concludes the OOM killer needs evidence of one, the kernel's or the supervisor's record
+            assertTrue(c.conditions().stream().anyMatch(k -> k.met() == WhyNot.Met.UNMET
+                            && (k.source().contains("kernel-oom-kill") || k.source().contains("supervisor-oom-kill"))),
                     c.rule() + ": " + c.conditions());
         }
         String text = WhyNot.text(a);

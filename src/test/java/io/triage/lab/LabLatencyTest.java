@@ -43,7 +43,7 @@ class LabLatencyTest {
                 LabHost host = lab.host("gpu-never-launched").orElseThrow();
                 long start = System.nanoTime();
                 SshCollector.Look look = collector.look(new SshTarget(host.name(), LabServer.ADDRESS, lab.port()),
-                        ProbeBundle.forTarget(null, null, null), host.intent());
+                        ProbeBundle.forTarget(null, null, null).with(io.triage.TestHome.filters()), host.intent());
                 long elapsed = System.nanoTime() - start;
                 SshCollector.Collected c = assertInstanceOf(SshCollector.Collected.class, look, look.toString());
                 assertTrue(elapsed >= 3 * rtt.toNanos(), "a look through a 250 ms link took only " + elapsed / 1_000_000 + " ms");

@@ -59,7 +59,8 @@ class LabRobustnessTest {
 
     static Set<String> standardProbes(LabHost h) {
         Set<String> s = new HashSet<>(h.probes());
-        s.retainAll(ProbeBundle.ALL.stream().map(ProbeBundle.Probe::name).toList());
+        s.retainAll(java.util.stream.Stream.concat(ProbeBundle.ALL.stream(), ProbeBundle.SECOND_LOOK_PROBES.stream())
+                .map(ProbeBundle.Probe::name).toList());
         return s;
     }
 

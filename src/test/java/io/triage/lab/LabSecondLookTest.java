@@ -53,7 +53,7 @@ class LabSecondLookTest {
     @Test
     void bothSamplesComeBackAsRecordedAndGiveTheVerdictOfTheCapture() throws Exception {
         for (Path dir : List.of(BUSY, HUNG)) {
-            Capture overSsh = look(dir, ProbeBundle.forTarget(null, null, null));
+            Capture overSsh = look(dir, ProbeBundle.forTarget(null, null, null).with(io.triage.TestHome.filters()));
             Capture recorded = new CaptureReader().read(dir);
             for (String name : List.of("first_look", "second_look", "metrics")) {
                 assertEquals(recorded.probes().get(name).out(), overSsh.probes().get(name).out(), dir.getFileName() + " " + name);
@@ -69,7 +69,7 @@ class LabSecondLookTest {
 
     @Test
     void withTheSecondLookOffTheLabSendsNeitherSampleAndTheVerdictIsLessSure() throws Exception {
-        Capture overSsh = look(HUNG, ProbeBundle.forTarget(null, null, null).withSecondLook(0));
+        Capture overSsh = look(HUNG, ProbeBundle.forTarget(null, null, null).with(io.triage.TestHome.filters()).withSecondLook(0));
         assertNull(overSsh.probes().get("first_look"));
         assertNull(overSsh.probes().get("second_look"));
         Diagnosis live = TestHome.triage().diagnose(overSsh, Map.of());
