@@ -101,8 +101,10 @@ class SupervisorPasteTest {
         Diagnosis d = TestHome.triage().diagnose(new Capture("test", probes, Map.of(), Map.of(), List.of()), Map.of());
         assertEquals("oom-killer", d.cause());
         List<String> notes = d.coverage().notes();
+        assertTrue(notes.stream().anyMatch(n -> n.startsWith("what-they-sent read by its content as systemctl status")
+                && n.contains("filed as systemctl_status")), notes.toString());
         assertTrue(notes.stream().anyMatch(n -> n.startsWith("file what-they-sent: recognised by its content as systemctl status")
-                && n.contains("read as systemctl_status")), notes.toString());
+                && n.contains("not read again as systemctl_status")), "read once: " + notes);
         assertTrue(notes.contains("file random-notes: not recognised by its content, not read"), notes.toString());
     }
 

@@ -91,7 +91,7 @@ class ProxyJumpEndToEndTest {
     void anAliasWithProxyJumpIsLookedAtThroughTheBastion() throws Exception {
         int before = forwardsTo(target.port);
         try (SshCollector c = new SshCollector(options(knownHosts, config(), List.of()))) {
-            SshCollector.Look look = c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+            SshCollector.Look look = c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters()), Map.of());
             SshCollector.Collected got = assertInstanceOf(SshCollector.Collected.class, look, look.toString());
             assertTrue(got.capture().probes().containsKey("date"), "the probes ran on the target");
         }
@@ -107,7 +107,7 @@ class ProxyJumpEndToEndTest {
                 .withProxyJump(me() + "@127.0.0.1:" + bastion.port);
         try (SshCollector c = new SshCollector(o)) {
             SshCollector.Look look = c.look(SshTarget.parse(me() + "@127.0.0.1:" + target.port),
-                    ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                    ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters()), Map.of());
             assertInstanceOf(SshCollector.Collected.class, look, look.toString());
         }
         assertEquals(before + 1, forwardsTo(target.port));
@@ -119,7 +119,7 @@ class ProxyJumpEndToEndTest {
         int before = forwardsTo(target.port);
         try (SshCollector c = new SshCollector(options(onlyTarget, config(), List.of()))) {
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters()), Map.of()));
             assertEquals("host-key-unknown", f.failure().kind(), f.toString());
             assertTrue(f.failure().check().contains("[127.0.0.1]:" + bastion.port + " ssh-ed25519 "),
                     "the line to add is the bastion's: " + f.failure().check());
@@ -133,13 +133,13 @@ class ProxyJumpEndToEndTest {
                 + "[127.0.0.1]:" + target.port + " " + PublicKeyEntry.toString(LocalSshd.ed25519().getPublic()) + "\n");
         try (SshCollector c = new SshCollector(options(wrongTarget, config(), List.of()))) {
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters()), Map.of()));
             assertEquals("host-key-changed", f.failure().kind(), f.toString());
         }
         Path noTarget = Files.writeString(dir.resolve("kh_no_target"), Files.readString(bastion.knownHosts));
         try (SshCollector c = new SshCollector(options(noTarget, config(), List.of()))) {
             SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class,
-                    c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null), Map.of()));
+                    c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters()), Map.of()));
             assertEquals("host-key-unknown", f.failure().kind(), f.toString());
             assertTrue(f.failure().check().contains("[127.0.0.1]:" + target.port + " ssh-ed25519 "),
                     "the line to add names the target's address, not a forwarded port: " + f.failure().check());
@@ -154,11 +154,11 @@ class ProxyJumpEndToEndTest {
         Path withUserFile = Files.writeString(dir.resolve("ssh_config_ukh"), Files.readString(config())
                 + "\nHost gpu-behind\n  UserKnownHostsFile " + targetFile + "\n");
         try (SshCollector c = new SshCollector(options(onlyBastion, withUserFile, List.of()))) {
-            SshCollector.Look look = c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+            SshCollector.Look look = c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters()), Map.of());
             assertInstanceOf(SshCollector.Collected.class, look, "UserKnownHostsFile of the alias is read: " + look);
         }
         try (SshCollector c = new SshCollector(options(onlyBastion, config(), List.of()).withGlobalKnownHosts(List.of(targetFile)))) {
-            SshCollector.Look look = c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+            SshCollector.Look look = c.look(SshTarget.parse("gpu-behind"), ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters()), Map.of());
             assertInstanceOf(SshCollector.Collected.class, look, "the global file is read: " + look);
         }
         assertFalse(Files.readString(onlyBastion).contains(":" + target.port + "]"));

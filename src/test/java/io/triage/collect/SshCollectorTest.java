@@ -218,7 +218,7 @@ class SshCollectorTest {
                     Duration.ofSeconds(5), Duration.ofSeconds(60)).withGlobalKnownHosts(List.of(tmp.resolve("missing"), global));
             try (SshCollector c = new SshCollector(o)) {
                 c.addIdentity(sshd.clientKey);
-                SshCollector.Look look = c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                SshCollector.Look look = c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters()), Map.of());
                 assertInstanceOf(SshCollector.Collected.class, look, look.toString());
             }
             assertTrue(Files.notExists(primary), "a key found in the global file is not copied anywhere");
@@ -232,10 +232,10 @@ class SshCollectorTest {
             try (SshCollector c = new SshCollector(viaConfig)) {
                 c.addIdentity(sshd.clientKey);
                 SshCollector.Look look = c.look(SshTarget.parse(System.getProperty("user.name") + "@gpu-box"),
-                        ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                        ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters()), Map.of());
                 assertInstanceOf(SshCollector.Collected.class, look, look.toString());
                 SshCollector.Failed unknown = assertInstanceOf(SshCollector.Failed.class, c.look(target(sshd),
-                        ProbeBundle.forTarget("sglang", 1, null), Map.of()), "the file is the alias's, not every host's");
+                        ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters()), Map.of()), "the file is the alias's, not every host's");
                 assertEquals("host-key-unknown", unknown.failure().kind());
             }
 
@@ -245,7 +245,7 @@ class SshCollectorTest {
                     Duration.ofSeconds(5), Duration.ofSeconds(60)).withGlobalKnownHosts(List.of(conflicting));
             try (SshCollector c = new SshCollector(conflict)) {
                 c.addIdentity(sshd.clientKey);
-                SshCollector.Look look = c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null), Map.of());
+                SshCollector.Look look = c.look(target(sshd), ProbeBundle.forTarget("sglang", 1, null).with(io.triage.TestHome.filters()), Map.of());
                 SshCollector.Failed f = assertInstanceOf(SshCollector.Failed.class, look, "another key for the host in the global "
                         + "file is a changed key, even with --accept-new");
                 assertEquals("host-key-changed", f.failure().kind());

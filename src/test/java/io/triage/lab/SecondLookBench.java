@@ -64,16 +64,16 @@ public final class SecondLookBench {
             String recorded = null;
             ProbeBundle recordedBundle = null;
             for (int i = -1; i < runs; i++) {
-                ProbeBundle bOn = ProbeBundle.forTarget("sglang", 1, log.toString());
+                ProbeBundle bOn = ProbeBundle.forTarget("sglang", 1, log.toString()).with(io.triage.TestHome.filters());
                 long t0 = System.nanoTime();
                 String out = bash(bOn.script());
                 long t1 = System.nanoTime();
-                bash(ProbeBundle.forTarget("sglang", 1, log.toString()).withSecondLook(0).script());
+                bash(ProbeBundle.forTarget("sglang", 1, log.toString()).with(io.triage.TestHome.filters()).withSecondLook(0).script());
                 long t2 = System.nanoTime();
                 int port = http.getAddress().getPort();
-                bash(ProbeBundle.forTarget("sglang", port, log.toString()).script());
+                bash(ProbeBundle.forTarget("sglang", port, log.toString()).with(io.triage.TestHome.filters()).script());
                 long t3 = System.nanoTime();
-                bash(ProbeBundle.forTarget("sglang", port, log.toString()).withSecondLook(0).script());
+                bash(ProbeBundle.forTarget("sglang", port, log.toString()).with(io.triage.TestHome.filters()).withSecondLook(0).script());
                 long t4 = System.nanoTime();
                 if (i >= 0) {
                     on[i] = t1 - t0;
@@ -102,9 +102,9 @@ public final class SecondLookBench {
                 long[] labOff = new long[runs];
                 for (int i = -1; i < runs; i++) {
                     long t0 = System.nanoTime();
-                    lookOverLab(ssh, lab, ProbeBundle.forTarget(null, null, null));
+                    lookOverLab(ssh, lab, ProbeBundle.forTarget(null, null, null).with(io.triage.TestHome.filters()));
                     long t1 = System.nanoTime();
-                    lookOverLab(ssh, lab, ProbeBundle.forTarget(null, null, null).withSecondLook(0));
+                    lookOverLab(ssh, lab, ProbeBundle.forTarget(null, null, null).with(io.triage.TestHome.filters()).withSecondLook(0));
                     long t2 = System.nanoTime();
                     if (i >= 0) {
                         labOn[i] = t1 - t0;

@@ -48,6 +48,14 @@ class BoundedMatchingTest {
                 "fixed widths: each start reads at most a few dozen characters (and log lines give it 64)");
         REVIEWED.put("(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\\s+(\\d{2})-(\\d{2}) (\\d{2}):(\\d{2}):(\\d{2})",
                 "literal first; runs on a line's first 64 characters");
+        REVIEWED.put("^([0-9]{1,9}) ([A-Za-z]) ([0-9]{1,18})$", "anchored, bounded runs split by single spaces");
+        REVIEWED.put("^([0-9]{1,3}), *([0-9]{1,3}|\\[N/A\\]|\\[Not Supported\\]), *([0-9]{1,9}|\\[N/A\\])$",
+                "anchored, bounded digit runs and literals split by commas");
+        REVIEWED.put("(?:^|_)([0-9]{1,4})s(?:_|$)", "runs on a probe's name; bounded digits, then a literal");
+        REVIEWED.put("^([0-9]{1,15}(?:[.,][0-9]{1,3})?)([KMGTP]?)i?B?\\s+(\\S.{0,4095})$",
+                "anchored; bounded number, disjoint space and non-space, bounded rest");
+        REVIEWED.put("\\bsleep ([0-9]{1,4})\\b", "literal first, bounded digits");
+        REVIEWED.put("^([a-z_]{1,32}) ?(.*)$", "anchored; a bounded key, then one optional space and the rest");
         REVIEWED.put("^\\[(?:\\w{3}) (\\w{3})\\s+(\\d{1,2}) (\\d{2}):(\\d{2}):(\\d{2}) (\\d{4})\\]", "anchored, fixed widths");
     }
 
