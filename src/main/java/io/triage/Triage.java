@@ -91,6 +91,16 @@ public final class Triage {
      * @throws KnowledgeException when a knowledge file does not load
      */
     public static Triage load(Path home, RedactionKey key, RuleBaseCache cache, boolean checkScenarios) {
+        return load(home, key, cache, checkScenarios, null);
+    }
+
+    /**
+     * As {@link #load(Path, RedactionKey, RuleBaseCache, boolean)}, with the home's knowledge base already loaded
+     * ({@code loaded}, or null to read it here): a command that read it to write a probe script does not read it
+     * twice.
+     */
+    public static Triage load(Path home, RedactionKey key, RuleBaseCache cache, boolean checkScenarios,
+                              KnowledgeBase loaded) {
         Path rulesDir = home.resolve("rules");
         Path kbDir = home.resolve("knowledge-base");
         java.util.concurrent.CompletableFuture<KnowledgeBase> knowledge = new java.util.concurrent.CompletableFuture<>();
@@ -106,7 +116,7 @@ public final class Triage {
         KnowledgeBase kb;
         SecretShapes secrets;
         try {
-            kb = KnowledgeBase.load(kbDir);
+            kb = loaded != null ? loaded : KnowledgeBase.load(kbDir);
             knowledge.complete(kb);
             secrets = SecretShapes.load(kbDir);
         } catch (RuntimeException e) {

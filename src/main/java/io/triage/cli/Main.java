@@ -68,8 +68,16 @@ public final class Main implements Callable<Integer> {
      * rules, so a look can start while they compile.
      */
     io.triage.knowledge.KnowledgeBase knowledge() {
-        return io.triage.knowledge.KnowledgeBase.load(Triage.locateHome(home).path().resolve("knowledge-base"));
+        io.triage.knowledge.KnowledgeBase kb = knowledge;
+        if (kb == null) {
+            kb = io.triage.knowledge.KnowledgeBase.load(Triage.locateHome(home).path().resolve("knowledge-base"));
+            knowledge = kb;
+        }
+        return kb;
     }
+
+    /** The knowledge base once {@link #knowledge()} read it: {@link #triage(boolean)} then does not read it again. */
+    private volatile io.triage.knowledge.KnowledgeBase knowledge;
 
     /**
      * Loads the product from its home, saying on stderr where that is when it is not the installation's own;
@@ -92,7 +100,8 @@ public final class Main implements Callable<Integer> {
             err.flush();
         });
         Triage t = Triage.load(h.path(), RedactionKey.installation(),
-                cached ? RuleBaseCache.forUser(System.getenv(), Path.of(System.getProperty("user.home"))) : null, !cached);
+                cached ? RuleBaseCache.forUser(System.getenv(), Path.of(System.getProperty("user.home"))) : null, !cached,
+                knowledge);
         RuleBase.Origin o = t.rules().origin();
         if (verbose || o.kind() == RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED) {
             err.println(Safe.forTerminal("triage: " + o.detail()));
