@@ -135,12 +135,13 @@
     const last = r && r.lastReload;
     if (!last || last.ok) { banner.hidden = true; banner.replaceChildren(); return; }
     const errors = last.errors || [];
-    banner.replaceChildren(
+    banner.replaceChildren(...[
       el('strong', null, 'Rule reload refused'),
       el('span', null, ' — still serving ' + (r.contentHash || 'the previous rules') + ': ' + (last.reason || '')),
       errors.length ? el('ul', null, ...errors.slice(0, 8).map((p) => el('li', null,
         el('code', null, (p.file || '') + (p.line > 0 ? ':' + p.line : '')), ' ' + (p.text || '')))) : null,
-      errors.length > 8 ? el('p', {class: 'muted'}, (errors.length - 8) + ' more (GET /api/v1/rules)') : null);
+      errors.length > 8 ? el('p', {class: 'muted'}, (errors.length - 8) + ' more (GET /api/v1/rules)') : null,
+    ].filter(Boolean)); // replaceChildren would print a null as the word "null"
     banner.hidden = false;
   }
   async function loadHistory() {
