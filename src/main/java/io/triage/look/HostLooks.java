@@ -64,6 +64,11 @@ public final class HostLooks {
         this.collector = collector;
     }
 
+    /** The product these looks diagnose with, or null while it is still loading. */
+    public Triage product() {
+        return triage.getNow(null);
+    }
+
     public HostLooks(Triage triage, SshCollector collector) {
         this(CompletableFuture.completedFuture(triage), collector);
     }

@@ -163,7 +163,11 @@ public final class TriageServer implements AutoCloseable {
                 throw new IllegalStateException("this server cannot reload its rules");
             } : r.loader(), r.strict(), r.debounce());
             SshCollector looker = collector;
-            diagnoses = new Diagnoses(reloader::current, t -> new HostLooks(t, looker), policy, store, data, metrics,
+            // one HostLooks per rule base served: its probe filters are generated once, not per diagnosis
+            java.util.concurrent.atomic.AtomicReference<HostLooks> served = new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.function.Function<io.triage.Triage, HostLooks> looksFor = t -> served.updateAndGet(
+                    l -> l != null && l.product() == t ? l : new HostLooks(t, looker));
+            diagnoses = new Diagnoses(reloader::current, looksFor, policy, store, data, metrics,
                     hooks, outward, audit, publicUrl == null ? "" : publicUrl, settings.workers(), settings.queue(),
                     settings.sweepParallel());
             String oneTime = Tokens.random(24);
