@@ -187,6 +187,18 @@ class OverlayTest {
         assertEquals(0, rc, out + "\n" + err);
         assertTrue(out.toString().contains("2 passed, 0 failed"), out.toString());
 
+        // an incident of the site is filed as the site's scenario, in the overlay, and passes there
+        out = new StringWriter();
+        err = new StringWriter();
+        rc = Main.run(new String[] {"--home", home.toString(), "--overlay", dir.toString(), "rules", "scenario", "add",
+                capture.toString(), "--expect", SiteOverlay.CAUSE, "--name", "site/incident-1"},
+                new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(0, rc, out + "\n" + err);
+        assertTrue(Files.isRegularFile(dir.resolve("knowledge-base/scenarios/site/incident-1/expected.txt")), out.toString());
+        assertTrue(Files.notExists(home.resolve("knowledge-base/scenarios/site")), "the home is not edited");
+        Files.walk(dir.resolve("knowledge-base/scenarios/site")).sorted(java.util.Comparator.reverseOrder())
+                .forEach(p -> p.toFile().delete());
+
         // the overlay's scenario expects the overlay's cause: it fails without the overlay's rules (a test that can fail)
         Files.writeString(dir.resolve("knowledge-base/scenarios/licence/expected.txt"), "cause=external-kill\n");
         out = new StringWriter();

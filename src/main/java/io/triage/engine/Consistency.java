@@ -797,10 +797,12 @@ public final class Consistency {
 
     /** The site of {@code section: key:} in a knowledge file. */
     private Site yaml(String file, String section, String key) {
-        java.util.Optional<KnowledgeBase.Origin> o = kb.origin(section, key);
-        if (o.isPresent()) {
+        java.util.Optional<Path> given = kb.originFile(section, key);
+        if (given.isPresent()) {
             // a top-level file, a topic fragment or an overlay's file: wherever the entry was given
-            return new Site(name(o.get().file()), o.get().line(), "");
+            Map<String, Map<String, Integer>> lines = yamlLines.computeIfAbsent(given.get().toString(),
+                    x -> keyLines(given.get()));
+            return new Site(name(given.get()), lines.getOrDefault(section, Map.of()).getOrDefault(key, 0), "");
         }
         Path f = knowledgeDir == null ? Path.of("knowledge-base", file) : knowledgeDir.resolve(file);
         Map<String, Map<String, Integer>> lines = yamlLines.computeIfAbsent(file, x -> keyLines(f));

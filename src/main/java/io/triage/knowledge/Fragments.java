@@ -32,7 +32,10 @@ import java.util.stream.Stream;
  * section added to one of those files is a fragment section with no change here.
  */
 final class Fragments {
-    /** Where an entry was given: its file and the line of its id (0 when not found). */
+    /**
+     * Where an entry was given: its file and the line of its id (0 when not found, or not looked up: lines are found
+     * only for a message, so that a load reads each file once).
+     */
     record Site(Path file, int line) {
         @Override
         public String toString() {
@@ -185,10 +188,10 @@ final class Fragments {
                 any = true;
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     String id = String.valueOf(e.getKey());
-                    Site here = new Site(p.file(), line(p.file(), section, id));
+                    Site here = new Site(p.file(), 0);
                     Site before = sites.computeIfAbsent(section, x -> new HashMap<>()).putIfAbsent(id, here);
                     if (before != null) {
-                        throw clash(section, id, before, here);
+                        throw clash(section, section, id, before, here);
                     }
                     merged.put(e.getKey(), e.getValue());
                 }
@@ -215,8 +218,11 @@ final class Fragments {
         return sites;
     }
 
-    static KnowledgeException clash(String section, String id, Site first, Site second) {
-        return new KnowledgeException(second + ": " + section + " '" + id + "' is defined twice: at " + first
+    /** An id given twice, both sites with their lines ({@code section} as the files name it, {@code what} for people). */
+    static KnowledgeException clash(String what, String section, String id, Site firstSite, Site secondSite) {
+        Site first = withLine(firstSite, section, id);
+        Site second = withLine(secondSite, section, id);
+        return new KnowledgeException(second + ": " + what + " '" + id + "' is defined twice: at " + first
                 + " and at " + second + " (an overlay or fragment extends the knowledge base; it cannot redefine an"
                 + " entry: give it an id of its own)");
     }
@@ -224,6 +230,11 @@ final class Fragments {
     /** The line of {@code section: id:} (or of a marker's {@code id:}) in {@code file}, or 0. */
     int line(Path file, String section, String id) {
         return lines.computeIfAbsent(file, Fragments::locate).getOrDefault(section, Map.of()).getOrDefault(id, 0);
+    }
+
+    /** {@code s} with the line of its entry looked up (the file read again: only for a message). */
+    static Site withLine(Site s, String section, String id) {
+        return s.line() > 0 ? s : new Site(s.file(), locate(s.file()).getOrDefault(section, Map.of()).getOrDefault(id, 0));
     }
 
     private String at(Path file, String section, String id) {

@@ -265,7 +265,17 @@ public final class KnowledgeBase {
      */
     public Optional<Origin> origin(String section, String id) {
         Fragments.Site s = sites.getOrDefault(section, Map.of()).get(id);
-        return s == null ? Optional.empty() : Optional.of(new Origin(s.file(), s.line()));
+        if (s == null) {
+            return Optional.empty();
+        }
+        Fragments.Site located = Fragments.withLine(s, section, id); // looked up now: loading reads each file once
+        return Optional.of(new Origin(located.file(), located.line()));
+    }
+
+    /** The file that gave the entry {@code id} of {@code section}, when known (as {@link #origin}, without its line). */
+    public Optional<Path> originFile(String section, String id) {
+        Fragments.Site s = sites.getOrDefault(section, Map.of()).get(id);
+        return s == null ? Optional.empty() : Optional.of(s.file());
     }
 
     /** Reads the differentials: every cause known, every need with a text and probes, its first probe askable. */
@@ -350,10 +360,10 @@ public final class KnowledgeBase {
             for (MarkerSpec m : mf.markers()) {
                 require(m != null && m.id() != null && !m.id().isBlank(), f, "a marker without an id");
                 String where = "marker " + m.id();
-                Fragments.Site here = new Fragments.Site(f, fragments.line(f, "markers", m.id()));
+                Fragments.Site here = new Fragments.Site(f, 0);
                 Fragments.Site first = ids.putIfAbsent(m.id(), here);
                 if (first != null) {
-                    throw Fragments.clash("marker", m.id(), first, here);
+                    throw Fragments.clash("marker", "markers", m.id(), first, here);
                 }
                 require(Marker.KINDS.contains(m.kind()), f, where + ": unknown kind '" + m.kind() + "' (one of "
                         + Marker.KINDS + ")");
