@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import io.triage.probe.ProbeFrames;
 import io.triage.safety.ShellQuote;
 
 /**
@@ -368,6 +369,8 @@ public final class ProbeBundle {
         if (filters == null) {
             throw new IllegalStateException("a bundle template has no script: make the bundle with(HostFilters)");
         }
+        // the frames: one home for their format (the collector reads them, the lab writes them, with the same class)
+        b.append(ProbeFrames.shellFunctions(MAX_OUT, MAX_ERR, "[ \"$1\" = health ] && T_HEALTH=$(head -c 64 \"$d/o\")"));
         // generated from processes.yaml: what a server's and a client's command line and a server's process name are
         b.append("T_SERVERS=").append(quote(filters.serverEre())).append('\n');
         b.append("T_FRONTENDS=").append(quote(filters.frontendEre())).append('\n');
@@ -401,7 +404,7 @@ public final class ProbeBundle {
                   # the server is the process that owns the target port's listener
                   T_OWNER=$( (ss -ltnpH 2>/dev/null || true) | awk -v p="$T_PORT" '{ n = split($4, a, ":"); if (a[n] == p) print }' | grep -oE 'pid=[0-9]+' | head -1 | cut -d= -f2)
                   [ -n "$T_OWNER" ] && T_PID=$(pick "$T_OWNER")
-                  [ -n "$T_PID" ] && echo "@@$N discovered pid=$T_PID listening on port=$T_PORT"
+                  [ -n "$T_PID" ] && say "discovered pid=$T_PID listening on port=$T_PORT"
                   # else a front end that does not listen yet (loading)
                   [ -z "$T_PID" ] && T_PID=$(pick $(pgrep -f -- "$T_FRONTENDS" 2>/dev/null))
                 else
@@ -414,36 +417,26 @@ public final class ProbeBundle {
         b.append("""
                 if [ -z "$T_PORT" ] && [ -n "$T_PID" ]; then
                   T_PORT=$( (ss -ltnpH 2>/dev/null || true) | grep "pid=$T_PID," | awk '{print $4}' | sed 's/.*://' | head -1)
-                  [ -n "$T_PORT" ] && echo "@@$N discovered port=$T_PORT pid=$T_PID"
+                  [ -n "$T_PORT" ] && say "discovered port=$T_PORT pid=$T_PID"
                 fi
                 if [ -z "$T_PORT" ] && [ -n "$T_PID" ]; then
                   T_PORT=$(tr '\\0' ' ' < "/proc/$T_PID/cmdline" 2>/dev/null | grep -oE -- '--port[= ][0-9]+' | grep -oE '[0-9]+$' | head -1)
-                  [ -n "$T_PORT" ] && echo "@@$N discovered port=$T_PORT pid=$T_PID from its command line"
+                  [ -n "$T_PORT" ] && say "discovered port=$T_PORT pid=$T_PID from its command line"
                 fi
                 if [ -z "$T_PORT" ]; then
                   case "$T_SERVER" in @DEFAULT_PORTS@ *) T_PORT=30000;; esac
-                  echo "@@$N assumed port=$T_PORT"
+                  say "assumed port=$T_PORT"
                 fi
                 if [ -z "$T_LOG" ] && [ -n "$T_PID" ]; then
                   T_LOG=$(readlink "/proc/$T_PID/fd/1" 2>/dev/null)
                   T_LOG=${T_LOG% (deleted)}
                   # only a regular file: a terminal or a pipe behind stdout must never be read
-                  if [ -f "$T_LOG" ]; then echo "@@$N discovered log=$T_LOG pid=$T_PID"; else T_LOG=; fi
+                  if [ -f "$T_LOG" ]; then say "discovered log=$T_LOG pid=$T_PID"; else T_LOG=; fi
                 fi
                 export T_PORT T_LOG T_PID
                 d=$(mktemp -d 2>/dev/null) || { d=/tmp/triage.$$.$N; (umask 077; mkdir "$d") || exit 1; }
                 trap 'rm -rf "$d"' EXIT
-                p() {
-                  s=$(date +%s%N)
-                  timeout -k 2 "$2" bash -c "$3" >"$d/o" 2>"$d/e" </dev/null
-                  rc=$?
-                  e=$(date +%s%N)
-                  echo "@@$N probe $1 rc=$rc ms=$(( (e - s) / 1000000 ))"
-                  [ "$1" = health ] && T_HEALTH=$(head -c 64 "$d/o")
                 """.replace("@DEFAULT_PORTS@", defaultPorts()));
-        b.append("  head -c ").append(MAX_OUT).append(" \"$d/o\" | base64 -w0; echo\n");
-        b.append("  head -c ").append(MAX_ERR).append(" \"$d/e\" | base64 -w0; echo\n");
-        b.append("}\n");
         b.append("T_LOOK_MS=").append(secondLookMs).append('\n');
         for (Probe p : probes) {
             if (isFirstLook(p)) {
@@ -457,7 +450,7 @@ public final class ProbeBundle {
                 b.append("  esac\n");
                 b.append("fi\n");
                 b.append("export T_PID T_LOOK_MS\n");
-                b.append("[ -n \"$T_SECOND\" ] || echo \"@@$N skipped second_look (health answered in time, or no server process)\"\n");
+                b.append("[ -n \"$T_SECOND\" ] || say \"skipped second_look (health answered in time, or no server process)\"\n");
             }
             if (isFirstLook(p) || isSecondLook(p)) {
                 b.append("if [ -n \"$T_SECOND\" ]; then ");
@@ -465,14 +458,14 @@ public final class ProbeBundle {
                 // a regular file, or one that does not exist (its absence is evidence); never a device or a pipe
                 b.append("if [ -n \"$T_LOG\" ] && { [ -f \"$T_LOG\" ] || [ ! -e \"$T_LOG\" ]; }; then ");
             }
-            b.append("p ").append(p.name()).append(' ').append(p.timeoutSeconds()).append(' ').append(quote(p.command()));
+            b.append(ProbeFrames.invocation(p.name(), p.timeoutSeconds(), quote(p.command())));
             b.append(p.name().startsWith("log_") || isFirstLook(p) || isSecondLook(p) ? "; fi\n" : "\n");
             if (isFirstLook(p)) {
                 // the interval runs from the end of the first sample: the samples are at least that far apart
                 b.append("T_LOOK_T0=$(( $(date +%s%N) / 1000000 )); export T_LOOK_T0\n");
             }
         }
-        b.append("echo \"@@$N end\"\n");
+        b.append(ProbeFrames.END).append('\n');
         return b.toString();
     }
 
