@@ -101,6 +101,15 @@ public final class ProbeBundle {
     /** A 2xx health answer slower than this (seconds) also triggers the second look (the rules' "slow" is 2.0 s). */
     static final String SECOND_LOOK_SLOW = "1.0";
 
+    /** Stands for the second look's series ({@link HostFilters#metricSeries}) as one quoted, space-separated word. */
+    static final String METRIC_SERIES = "@METRIC_SERIES@";
+    /**
+     * Keeps the Prometheus sample lines whose series is one of {@code $M} by exact name (the name is the first
+     * field up to its labels); no name is read as a pattern.
+     */
+    static final String SERIES_SELECT = "'BEGIN { n = split(ENVIRON[\"M\"], a, \" \"); for (i = 1; i <= n; i++) want[a[i]] = 1 }"
+            + " { s = $1; sub(/[{].*/, \"\", s); if (s in want) print }'";
+
     /**
      * One sample of what moves while a server works: its processes' states and CPU ticks
      * ({@code /proc/PID/stat} of the server and two generations of children), the log's size and last
@@ -127,7 +136,7 @@ public final class ProbeBundle {
             "timeout 4 nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader,nounits 2>/dev/null"
                     + " | head -16 | sed 's/^/gpu /'",
             "curl -sS --max-time 1 \"http://127.0.0.1:$T_PORT/metrics\" 2>/dev/null | head -c 1048576"
-                    + " | grep -E '^(vllm:|sglang:|tgi_)' | grep -v -E '_(bucket|created)[{ ]' | head -64"
+                    + " | M=" + METRIC_SERIES + " awk " + SERIES_SELECT + " | head -64"
                     + " | sed 's/^/metric /'",
             "env=$(tr '\\0' '\\n' < \"/proc/$T_PID/environ\" 2>/dev/null"
                     + " | grep -E '^(HF_HUB_CACHE|HUGGINGFACE_HUB_CACHE|HF_HOME)=/' | head -3)",
@@ -152,8 +161,13 @@ public final class ProbeBundle {
 
     /** Largest stdout kept from a supervisor probe, bytes: a unit's status or one container's inspect fits. */
     public static final int SUPERVISOR_MAX_OUT = 64 << 10;
-    /** Names a unit, container or job of an inference server carries, for the look after its process is gone. */
-    static final String SERVER_WORDS = "vllm|sglang|text-generation|tgi|triton|trtllm|lmdeploy|ollama|llama-server|llama[.]cpp";
+    /**
+     * Stands for a filter of lines that hold a word naming a server ({@link HostFilters#serverWords}): {@code grep -i -F}
+     * with each word as a fixed string, so no word is ever read as a pattern.
+     */
+    static final String SERVER_WORDS_GREP = "@SERVER_WORDS_GREP@";
+    /** Stands for a filter of {@code sacct -P} lines: the header, and the jobs whose name holds a server word. */
+    static final String SERVER_JOBS = "@SERVER_JOBS@";
 
     /**
      * Who runs the server: its process's cgroup, then the record of the systemd unit, container (Docker, podman,
@@ -166,7 +180,7 @@ public final class ProbeBundle {
             new Probe("systemctl_status", "command -v systemctl >/dev/null 2>&1 || exit 127\n"
                     + "if [ -n \"$T_PID\" ]; then systemctl status \"$T_PID\" --no-pager -l -n 20\n"
                     + "else systemctl list-units --all --type=service --no-pager --plain --no-legend 2>/dev/null"
-                    + " | awk '$3 != \"active\" {print $1}' | grep -iE '" + SERVER_WORDS + "' | head -3"
+                    + " | awk '$3 != \"active\" {print $1}' | " + SERVER_WORDS_GREP + " | head -3"
                     + " | xargs -r systemctl status --no-pager -l -n 20; fi | head -c " + SUPERVISOR_MAX_OUT, 10),
             new Probe("container_inspect", "command -v docker >/dev/null 2>&1 || command -v podman >/dev/null 2>&1"
                     + " || command -v crictl >/dev/null 2>&1 || exit 127\n"
@@ -176,10 +190,10 @@ public final class ProbeBundle {
                     + "if [ -z \"$T_PID\" ]; then\n"
                     + "  for r in docker podman; do command -v $r >/dev/null 2>&1 || continue\n"
                     + "    id=$($r ps -a --no-trunc --format '{{.ID}} {{.Image}} {{.Command}}' 2>/dev/null"
-                    + " | grep -iE '" + SERVER_WORDS + "' | head -1 | cut -d' ' -f1)\n"
+                    + " | " + SERVER_WORDS_GREP + " | head -1 | cut -d' ' -f1)\n"
                     + "    [ -n \"$id\" ] && { rt=$r; break; }; done\n"
                     + "  if [ -z \"$rt\" ] && command -v crictl >/dev/null 2>&1; then\n"
-                    + "    id=$(crictl ps -a 2>/dev/null | grep -iE '" + SERVER_WORDS + "' | head -1 | awk '{print $1}')\n"
+                    + "    id=$(crictl ps -a 2>/dev/null | " + SERVER_WORDS_GREP + " | head -1 | awk '{print $1}')\n"
                     + "    [ -n \"$id\" ] && rt=crictl; fi\n"
                     + "fi\n"
                     + "[ -n \"$rt\" ] && [ -n \"$id\" ] || exit 0\n"
@@ -190,7 +204,7 @@ public final class ProbeBundle {
                     + "j=; [ -n \"$T_PID\" ] && j=$(grep -oE 'job_[0-9]+' \"/proc/$T_PID/cgroup\" 2>/dev/null | head -1 | cut -d_ -f2)\n"
                     + "if [ -n \"$j\" ]; then sacct -j \"$j\" -P --format=$F\n"
                     + "elif [ -z \"$T_PID\" ]; then sacct -X -a -P -S now-24hours -N \"$(hostname -s)\" --format=$F 2>/dev/null"
-                    + " | awk -F'|' 'NR == 1 || tolower($2) ~ /" + SERVER_WORDS.replace("[.]", "\\.") + "/'"
+                    + " | " + SERVER_JOBS
                     + " | { IFS= read -r h && printf '%s\\n' \"$h\"; tail -n 1; }\n"
                     + "fi | head -c " + SUPERVISOR_MAX_OUT, 15));
 
@@ -315,7 +329,10 @@ public final class ProbeBundle {
                     .replace(SERVER_PROCESSES, ShellQuote.quote(f.serverEre()))
                     .replace(LISTED_PROCESSES, ShellQuote.quote(f.listingEre()))
                     .replace(LOG_SELECTION, logSelection(f.log()))
-                    .replace(HEALTH_PATH, ShellQuote.quote(f.healthPath(server)));
+                    .replace(HEALTH_PATH, ShellQuote.quote(f.healthPath(server)))
+                    .replace(SERVER_WORDS_GREP, wordsGrep(f.serverWords()))
+                    .replace(SERVER_JOBS, jobsFilter(f.serverWords()))
+                    .replace(METRIC_SERIES, quote(String.join(" ", f.metricSeries())));
             out.add(new Probe(p.name(), c, p.timeoutSeconds()));
         }
         return List.copyOf(out);
@@ -336,6 +353,28 @@ public final class ProbeBundle {
         }
         b.append("true; } | sort -t: -k1,1n -u");
         return b.toString();
+    }
+
+    /** Lines holding any of the words, caselessly, each word a fixed string; with no word, no line. */
+    static String wordsGrep(List<String> words) {
+        if (words.isEmpty()) {
+            return "head -c 0";
+        }
+        StringBuilder b = new StringBuilder("grep -i -F");
+        for (String w : words) {
+            b.append(" -e ").append(quote(w));
+        }
+        return b.toString();
+    }
+
+    /**
+     * Of {@code sacct -P} lines ({@code |}-separated, the job name second), the header and the jobs whose name holds a
+     * word, caselessly; the words reach awk through the environment ({@code -v} would read escapes in them) and are
+     * compared with {@code index}, never as a pattern.
+     */
+    static String jobsFilter(List<String> words) {
+        return "W=" + quote(String.join("|", words)) + " awk -F'|' 'BEGIN { n = split(ENVIRON[\"W\"], w, \"|\") }"
+                + " NR == 1 { print; next } { s = tolower($2); for (i = 1; i <= n; i++) if (index(s, w[i])) { print; next } }'";
     }
 
     private static String grepF(List<String> literals) {
