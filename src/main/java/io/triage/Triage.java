@@ -158,11 +158,9 @@ public final class Triage {
         return new Triage(home, kb, rb, new Redactor(secrets, key), ContentHash.of(home, overlay), overlay);
     }
 
-    /** The probe names a capture can hold: the bundle's and the capture format's standard ones. */
+    /** The probe names a capture can hold: every probe of the catalogue (the capture format's standard ones among them). */
     public static java.util.Set<String> probeNames() {
-        java.util.Set<String> names = new java.util.TreeSet<>(io.triage.parse.FactBuilder.STANDARD_PROBES);
-        io.triage.collect.ProbeBundle.STANDARD.forEach(p -> names.add(p.name()));
-        return names;
+        return new java.util.TreeSet<>(io.triage.probe.ProbeCatalogue.SHIPPED.names());
     }
 
     /** The same product, sharing its compiled rules, that shows secrets as they are ({@code --no-redact}). */

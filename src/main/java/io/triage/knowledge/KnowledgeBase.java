@@ -455,6 +455,11 @@ public final class KnowledgeBase {
         return kindByAlias.getOrDefault(n, n);
     }
 
+    /** The other spellings of server kinds ({@code aliases:} of the markers files), lower case. */
+    public java.util.Set<String> serverAliases() {
+        return kindByAlias.keySet();
+    }
+
     /** How each server kind serves (default port, health path, where its engine runs, when it loads models), by kind; kinds without one are absent. */
     public Map<String, ServesSpec> serves() {
         return serves;
