@@ -101,7 +101,10 @@ public final class Diagnoser {
         Map<String, List<Unconfirmed>> unconfirmed = new HashMap<>();
         Trace trace = run.trace();
         List<Hypothesis> concluded = new ArrayList<>();
-        for (Object f : run.facts()) {
+        // working memory hands facts back in no fixed order: derived ones in the order rules concluded them
+        List<Object> inOrder = new ArrayList<>(run.facts());
+        inOrder.sort(Comparator.comparingInt(trace::insertionIndex));
+        for (Object f : inOrder) {
             if (f instanceof Hypothesis h) {
                 concluded.add(h);
             } else if (f instanceof Unconfirmed u) {
@@ -127,6 +130,7 @@ public final class Diagnoser {
                 gpus.add(g);
             }
         }
+        unparseable.sort(Comparator.comparing(Unparseable::probe).thenComparingInt(Unparseable::line));
         Policy policy = new Policy(unconfirmed);
         for (Hypothesis h : concluded) {
             Hypothesis prev = supported.get(h.cause());
@@ -174,7 +178,8 @@ public final class Diagnoser {
             views.add(view(new Hypothesis(c, "", ""), "refuted", chains, refuted, policy));
         }
 
-        exclusions.sort(Comparator.comparing(Exclusion::cause).thenComparing(Exclusion::status));
+        exclusions.sort(Comparator.comparing(Exclusion::cause).thenComparing(Exclusion::status)
+                .thenComparingInt(trace::insertionIndex));
         List<Diagnosis.Exclusion> ruledOut = new ArrayList<>();
         for (Exclusion e : exclusions) {
             ruledOut.add(new Diagnosis.Exclusion(e.cause(), e.status(), e.reason(), e.missing(),
@@ -183,7 +188,7 @@ public final class Diagnoser {
 
         Set<String> seenQ = new LinkedHashSet<>();
         List<Diagnosis.QuestionView> qs = new ArrayList<>();
-        questions.sort(Comparator.comparing(Question::id));
+        questions.sort(Comparator.comparing(Question::id).thenComparingInt(trace::insertionIndex));
         // one question per id; the causes it would decide are all said
         Map<String, Set<String>> aboutById = new HashMap<>();
         for (Question q : questions) {
