@@ -131,6 +131,7 @@ public final class Diagnoser {
             }
         }
         unparseable.sort(Comparator.comparing(Unparseable::probe).thenComparingInt(Unparseable::line));
+        procs.sort(Comparator.comparingInt(Proc::pid)); // the PID a next step names: the same one every time
         Policy policy = new Policy(unconfirmed);
         for (Hypothesis h : concluded) {
             Hypothesis prev = supported.get(h.cause());
@@ -182,7 +183,7 @@ public final class Diagnoser {
                 .thenComparingInt(trace::insertionIndex));
         List<Diagnosis.Exclusion> ruledOut = new ArrayList<>();
         for (Exclusion e : exclusions) {
-            ruledOut.add(new Diagnosis.Exclusion(e.cause(), e.status(), e.reason(), e.missing(),
+            ruledOut.add(new Diagnosis.Exclusion(e.cause(), e.status(), kb.texts().reason(e.reason()), e.missing(),
                     chains.premisesOf(e)));
         }
 
@@ -441,7 +442,7 @@ public final class Diagnoser {
                     premises.add(node(p, 1, new IdentityHashMap<>()));
                 }
             }
-            return new Diagnosis.Node(f.ruleName(), f.rationale(), describe(u), null, premises);
+            return new Diagnosis.Node(f.ruleName(), kb.texts().rationale(f.ruleName()), describe(u), null, premises);
         }
 
         Diagnosis.Node node(Object fact, int depth, IdentityHashMap<Object, Boolean> path) {
@@ -463,13 +464,20 @@ public final class Diagnoser {
                 }
                 path.remove(fact);
             }
-            return new Diagnosis.Node(f.ruleName(), f.rationale(), describe(fact), null, premises);
+            return new Diagnosis.Node(f.ruleName(), kb.texts().rationale(f.ruleName()), describe(fact), null, premises);
         }
 
         private String describe(Object fact) {
             if (fact instanceof io.triage.facts.Symptom s) {
                 String text = kb.symptomText(s.id());
-                return text + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")");
+                String detail = kb.texts().detail(s);
+                return text + (detail.isEmpty() ? "" : " (" + detail + ")");
+            }
+            if (fact instanceof Refutation r) {
+                return "not " + r.cause() + ": " + kb.texts().reason(r.reason());
+            }
+            if (fact instanceof io.triage.facts.Exclusion e) {
+                return e.cause() + " " + e.status() + ": " + kb.texts().reason(e.reason());
             }
             if (fact instanceof Derived d) {
                 return d.label();
