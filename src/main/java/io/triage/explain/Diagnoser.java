@@ -333,7 +333,7 @@ public final class Diagnoser {
                 for (Diagnosis.Node n : because) {
                     // the concluding rule's confidence, and what the diagnosis reports instead
                     withOpen.add(n == top && !policy.confidence(h).equals(h.confidence())
-                            ? new Diagnosis.Node(n.rule(), n.rationale(), n.fact() + ", reported "
+                            ? new Diagnosis.Node(n.kind(), n.rule(), n.rationale(), n.fact() + ", reported "
                                     + policy.confidence(h) + ": the differential is not done", n.evidence(), n.premises())
                             : n);
                 }
@@ -434,7 +434,7 @@ public final class Diagnoser {
         Diagnosis.Node unconfirmed(Unconfirmed u) {
             Trace.Firing f = trace.justification(u);
             if (f == null) {
-                return new Diagnosis.Node("", "", describe(u), null, List.of());
+                return new Diagnosis.Node(Diagnosis.Kind.RULE, "", "", describe(u), null, List.of());
             }
             List<Diagnosis.Node> premises = new ArrayList<>();
             for (Object p : f.premises()) {
@@ -442,21 +442,22 @@ public final class Diagnoser {
                     premises.add(node(p, 1, new IdentityHashMap<>()));
                 }
             }
-            return new Diagnosis.Node(f.ruleName(), kb.texts().rationale(f.ruleName()), describe(u), null, premises);
+            return new Diagnosis.Node(Diagnosis.Kind.RULE, f.ruleName(), kb.texts().rationale(f.ruleName()), describe(u),
+                    null, premises);
         }
 
         Diagnosis.Node node(Object fact, int depth, IdentityHashMap<Object, Boolean> path) {
             if (fact instanceof Evidence e) {
-                return new Diagnosis.Node("", "", describe(fact), new Diagnosis.Evidence(e.probe(), e.line(),
+                return new Diagnosis.Node(Diagnosis.Kind.EVIDENCE, "", "", describe(fact), new Diagnosis.Evidence(e.probe(), e.line(),
                         e.excerpt()), List.of());
             }
             Trace.Firing f = trace.justification(fact);
             if (f == null) {
-                return new Diagnosis.Node("", "", describe(fact), null, List.of());
+                return new Diagnosis.Node(kindOf(fact), "", "", describe(fact), null, List.of());
             }
             List<Diagnosis.Node> premises = new ArrayList<>();
             if (depth >= MAX_DEPTH || path.containsKey(fact)) {
-                premises.add(new Diagnosis.Node("", "", "(chain cut here)", null, List.of()));
+                premises.add(new Diagnosis.Node(Diagnosis.Kind.CUT, "", "", "(chain cut here)", null, List.of()));
             } else {
                 path.put(fact, true);
                 for (Object p : f.premises()) {
@@ -464,7 +465,24 @@ public final class Diagnoser {
                 }
                 path.remove(fact);
             }
-            return new Diagnosis.Node(f.ruleName(), kb.texts().rationale(f.ruleName()), describe(fact), null, premises);
+            return new Diagnosis.Node(kindOf(fact), f.ruleName(), kb.texts().rationale(f.ruleName()), describe(fact), null,
+                    premises);
+        }
+
+        /** What a fact is in the chain, by its type (never by its words). */
+        private static Diagnosis.Kind kindOf(Object fact) {
+            if (fact instanceof io.triage.facts.Symptom) {
+                return Diagnosis.Kind.SYMPTOM;
+            } else if (fact instanceof Derived) {
+                return Diagnosis.Kind.RULE;
+            } else if (fact instanceof Evidence) {
+                return Diagnosis.Kind.EVIDENCE;
+            } else if (fact instanceof io.triage.facts.Target) {
+                return Diagnosis.Kind.TARGET;
+            } else if (fact instanceof io.triage.facts.AdviceOption) {
+                return Diagnosis.Kind.STEP;
+            }
+            return Diagnosis.Kind.KNOWLEDGE;
         }
 
         private String describe(Object fact) {
