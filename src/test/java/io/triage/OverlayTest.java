@@ -116,7 +116,7 @@ class OverlayTest {
         assertTrue(!ruleNames(plain).contains("site: a lapsed licence stops the server"), "no overlay, no overlay rules");
 
         Files.writeString(dir.resolve("rules/site.drl"), Files.readString(dir.resolve("rules/site.drl"))
-                .replace("serving stops", "serving stops").replace("whatever else is true", "whatever else holds"));
+                .replace("$s: Symptom(id == \"site-licence-expired\")", "Symptom(id == \"site-licence-expired\")"));
         RuleBase edited = cache.load(rules, kb, Overlay.open(dir), java.util.function.UnaryOperator.identity());
         assertEquals(RuleBase.Origin.Kind.SOURCE_CACHED, edited.origin().kind(), "an edited overlay rule is compiled again");
     }

@@ -33,15 +33,13 @@ public final class SiteOverlay {
                 import io.triage.facts.*;
 
                 rule "site: the log says the licence expired"
-                    @rationale("The licence daemon writes this line when the licence lapses; the server stops serving.")
                 when
                     $m: LogMarker(markerId == "site.licence-expired", currentRun == true)
                 then
-                    insertLogical(new Symptom("site-licence-expired", $m.excerpt()));
+                    insertLogical(new Symptom("site-licence-expired", Detail.of("excerpt", $m.excerpt())));
                 end
 
                 rule "site: a lapsed licence stops the server"
-                    @rationale("Once the licence lapses the server refuses work, whatever else is true.")
                 when
                     $s: Symptom(id == "site-licence-expired")
                 then
@@ -62,6 +60,11 @@ public final class SiteOverlay {
                     caveat: ''
                 symptoms:
                   site-licence-expired: The server's log says its licence has expired
+                details:
+                  site-licence-expired: '{excerpt}'
+                rationales:
+                  "site: the log says the licence expired": The licence daemon writes this line when the licence lapses; the server stops serving.
+                  "site: a lapsed licence stops the server": Once the licence lapses the server refuses work, whatever else is true.
                 steps:
                   site-renew-licence:
                     title: Renew the licence (runbook https://runbooks.example.com/licence)
