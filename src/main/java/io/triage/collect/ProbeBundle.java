@@ -71,6 +71,12 @@ public final class ProbeBundle {
             + "echo '" + io.triage.parse.KernelLogSource.SUDO_JOURNAL.header() + "'; printf '%s\\n' \"$s\"; exit 0; fi; "
             + "printf '%s\\n' \"$o\" | tail -200";
 
+    /** The fields of the {@code gpu_throttle} probe: the active clock event reasons, then what they act on. */
+    static final String GPU_THROTTLE_FIELDS = "index,clocks_throttle_reasons.active,clocks_throttle_reasons.sw_power_cap,"
+            + "clocks_throttle_reasons.hw_slowdown,clocks_throttle_reasons.hw_thermal_slowdown,"
+            + "clocks_throttle_reasons.hw_power_brake_slowdown,clocks_throttle_reasons.sw_thermal_slowdown,"
+            + "temperature.gpu,power.limit,power.default_limit,clocks.sm,clocks.max.sm";
+
     /** The standard probes of the capture format, in the order they run. */
     public static final List<Probe> STANDARD = List.of(
             new Probe("date", "date -Is; uptime", 5),
@@ -87,6 +93,10 @@ public final class ProbeBundle {
             new Probe("listen", "ss -ltnp 2>/dev/null || netstat -ltnp", 5),
             new Probe("dmesg", DMESG, 10),
             new Probe("nvidia_smi_full", "nvidia-smi", 10),
+            // why the clocks are down (thermal, power brake, a lowered power cap); nvidia-smi from 535 on prints the
+            // same fields as clocks_event_reasons.*, and an older one that lacks a field gets the bitmask alone
+            new Probe("gpu_throttle", "nvidia-smi --query-gpu=" + GPU_THROTTLE_FIELDS + " --format=csv 2>/dev/null"
+                    + " || nvidia-smi --query-gpu=index,clocks_throttle_reasons.active --format=csv", 10),
             // busy-hung: the server's own request counters; histogram buckets dropped, size capped
             new Probe("metrics", "curl -sS --max-time 3 \"http://127.0.0.1:$T_PORT/metrics\" | grep -v -E '_bucket[{ ]' "
                     + "| head -c " + (128 << 10), 6));

@@ -38,7 +38,7 @@ import java.util.regex.Pattern;
 public final class FactBuilder {
     /** The probes of the capture format; one that is missing is reported as absent (unknown). */
     public static final List<String> STANDARD_PROBES = List.of("health", "gpus", "gpu_apps", "pgrep", "ps",
-            "log_tail", "log_markers", "listen", "dmesg", "nvidia_smi_full", "date");
+            "log_tail", "log_markers", "listen", "dmesg", "nvidia_smi_full", "date", "gpu_throttle");
     /**
      * A listener line ({@code ss -ltnp}, {@code netstat -ltnp}). Host text, with wildcards a backtracking matcher
      * could try in every combination: a {@link io.triage.knowledge.LinePattern}, linear whichever engine runs it.
@@ -132,6 +132,7 @@ public final class FactBuilder {
         guarded(capture.probes().get("gpus"), sink, p -> NvidiaSmiParser.gpuCsv(p, sink));
         guarded(capture.probes().get("gpu_apps"), sink, p -> NvidiaSmiParser.appsCsv(p, sink));
         guarded(capture.probes().get("nvidia_smi_full"), sink, p -> NvidiaSmiParser.table(p, sink));
+        guarded(capture.probes().get("gpu_throttle"), sink, p -> GpuThrottleParser.parse(p, sink));
 
         Map<Integer, Proc> procs = new LinkedHashMap<>();
         guarded(capture.probes().get("ps"), sink, p -> ProcessParser.ps(p, kb.processes(), procs, sink));
