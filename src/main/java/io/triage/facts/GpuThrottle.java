@@ -7,7 +7,8 @@ package io.triage.facts;
  * Idle, application clocks, sync boost and display clocks are not slowdowns and are not carried. Numeric fields are
  * -1 when not reported.
  *
- * @param gpu the GPU's index (the order of the sections in {@code -q} output when it names bus ids only)
+ * @param gpu the GPU's index; -1 when unknown: {@code nvidia-smi -q} names GPUs by bus id, and its sections are in
+ *            index order only when the report covers every GPU attached (not with {@code -i}, nor a section alone)
  * @param thermal software or hardware thermal slowdown is active (the GPU or its memory is too hot)
  * @param hardware hardware slowdown or the hardware power brake is active (clocks cut by half or more: heat, an
  *                 external power-brake signal from the power supply, or power drawn too fast)

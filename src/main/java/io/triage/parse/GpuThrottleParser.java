@@ -56,6 +56,18 @@ final class GpuThrottleParser {
     private GpuThrottleParser() {
     }
 
+    /**
+     * A whole {@code nvidia-smi -q} report (a paste filed as {@code nvidia_smi_q}): the clock event reasons of the GPUs
+     * whose sections hold them; a report of other sections ({@code -d MEMORY}) says nothing about them, and nothing is
+     * reported missing.
+     */
+    static void report(ProbeOutput p, Sink sink) {
+        List<String> lines = sink.lines(p, 2);
+        if (lines.stream().anyMatch(l -> l.contains("Clocks Event Reasons") || l.contains("Clocks Throttle Reasons"))) {
+            detailed(p, lines, sink, false);
+        }
+    }
+
     static void parse(ProbeOutput p, Sink sink) {
         if (NvidiaSmiParser.failures(p, sink)) {
             return;
@@ -75,7 +87,7 @@ final class GpuThrottleParser {
         boolean detailed = lines.stream().anyMatch(l -> Q_GPU.matcher(l).matches()
                 || l.contains("Clocks Event Reasons") || l.contains("Clocks Throttle Reasons"));
         if (detailed) {
-            detailed(p, lines, sink);
+            detailed(p, lines, sink, true);
         } else {
             csv(p, lines, sink);
         }
@@ -204,11 +216,12 @@ final class GpuThrottleParser {
         }
     }
 
-    private static void detailed(ProbeOutput p, List<String> lines, Sink sink) {
+    private static void detailed(ProbeOutput p, List<String> lines, Sink sink, boolean reasonsExpected) {
         List<Section> gpus = new ArrayList<>();
         Section cur = null;
         String section = "";
         int sectionIndent = -1;
+        int attached = -1;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (Q_GPU.matcher(line).matches()) {
@@ -219,6 +232,11 @@ final class GpuThrottleParser {
                 continue;
             }
             if (line.isBlank()) {
+                continue;
+            }
+            if (cur == null && line.startsWith("Attached GPUs")) {
+                Matcher a = Q_FIELD.matcher(line);
+                attached = a.matches() ? (int) number(a.group(3)) : -1;
                 continue;
             }
             if (cur == null) {
@@ -288,13 +306,19 @@ final class GpuThrottleParser {
                 }
             }
         }
+        // -q names GPUs by bus id, in index order: the n-th section is GPU n only when the report covers every GPU
+        // attached (not so with -i, or a section pasted alone), else which GPU it is stays unknown (-1)
+        boolean indexed = attached > 0 && attached == gpus.size();
         for (Section g : gpus) {
             if (!g.sawReasons) {
+                if (!reasonsExpected) {
+                    continue;
+                }
                 sink.unparseable(p.name(), "a GPU without its clock event reasons (nvidia-smi -q -d PERFORMANCE)",
                         g.line, Text.excerpt(g.head));
                 continue;
             }
-            sink.add(fact(g.index, g.active, g.tempC, g.limit, g.defaultLimit, g.sm, g.maxSm, p.name(), g.line, g.head));
+            sink.add(fact(indexed ? g.index : -1, g.active, g.tempC, g.limit, g.defaultLimit, g.sm, g.maxSm, p.name(), g.line, g.head));
         }
     }
 

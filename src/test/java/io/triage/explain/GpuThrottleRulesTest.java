@@ -75,6 +75,67 @@ class GpuThrottleRulesTest {
         assertTrue(d.coverage().absent().contains("gpu_throttle"), d.coverage().absent().toString());
     }
 
+    /** What an engineer pastes: the hot scenario's own capture, its throttle probe replaced by a pasted report. */
+    private static Diagnosis withPaste(String paste) throws Exception {
+        Capture c = new CaptureReader().read(HOT);
+        Map<String, ProbeOutput> probes = new LinkedHashMap<>(c.probes());
+        probes.remove("gpu_throttle");
+        Capture pasted = new io.triage.capture.PasteRecognizer(TestHome.triage().knowledge()).recognise(paste).capture();
+        pasted.probes().forEach((k, v) -> {
+            if (k.startsWith("nvidia_smi_q") || k.startsWith("gpu_throttle")) {
+                probes.put(k, v);
+            }
+        });
+        return TestHome.triage().diagnose(new Capture(c.source(), probes, c.target(), c.intent(), c.notes()), Map.of());
+    }
+
+    private static String section(String bus, String hw, String swThermal) {
+        return "GPU " + bus + "\n"
+                + "    Performance State                     : P0\n"
+                + "    Clocks Event Reasons\n"
+                + "        Idle                              : Not Active\n"
+                + "        Applications Clocks Setting       : Not Active\n"
+                + "        SW Power Cap                      : Not Active\n"
+                + "        HW Slowdown                       : " + hw + "\n"
+                + "            HW Thermal Slowdown           : " + hw + "\n"
+                + "            HW Power Brake Slowdown       : Not Active\n"
+                + "        Sync Boost                        : Not Active\n"
+                + "        SW Thermal Slowdown               : " + swThermal + "\n"
+                + "        Display Clock Setting             : Not Active\n"
+                + "    Sparse Operation Mode                 : N/A\n";
+    }
+
+    private static final String Q_HEAD = "$ nvidia-smi -q -d PERFORMANCE\n\n==============NVSMI LOG==============\n\n"
+            + "Timestamp                                 : Mon Nov 30 15:40:40 2026\n"
+            + "Driver Version                            : 570.172.08\n"
+            + "CUDA Version                              : 12.8\n\n";
+
+    @Test
+    void aPastedNvidiaSmiQReportWithItsClocksEventReasonsIsReadToo() throws Exception {
+        Diagnosis d = withPaste(Q_HEAD + "Attached GPUs                             : 4\n"
+                + section("00000000:07:00.0", "Not Active", "Not Active") + section("00000000:0F:00.0", "Active", "Active")
+                + section("00000000:47:00.0", "Not Active", "Not Active") + section("00000000:4E:00.0", "Not Active", "Not Active"));
+        assertEquals("gpu-throttled", d.subtype(), "every GPU's section, in index order: the second is GPU 1");
+    }
+
+    @Test
+    void aReportOfOneGpuOfSeveralNamesItByBusIdOnlySoItIsNotTakenForGpuZero() throws Exception {
+        Diagnosis d = withPaste(Q_HEAD.replace("-d PERFORMANCE", "-d PERFORMANCE -i 1")
+                + "Attached GPUs                             : 4\n" + section("00000000:0F:00.0", "Active", "Active"));
+        assertEquals("busy", d.cause());
+        assertEquals("", d.subtype(), "which GPU the section is cannot be told from its bus id here");
+    }
+
+    @Test
+    void aPastedThrottleQueryIsFiledAsTheProbeNotAsTheGpuTable() throws Exception {
+        Diagnosis d = withPaste("$ nvidia-smi --query-gpu=index,clocks_throttle_reasons.active --format=csv\n"
+                + "index, clocks_event_reasons.active\n0, 0x0000000000000020\n1, 0x0000000000000000\n");
+        assertEquals("gpu-throttled", d.subtype());
+        Diagnosis cool = withPaste("$ nvidia-smi --query-gpu=index,clocks_throttle_reasons.active --format=csv\n"
+                + "index, clocks_event_reasons.active\n0, 0x0000000000000004\n1, 0x0000000000000000\n");
+        assertEquals("", cool.subtype(), "the power cap without the limits: nothing says it was lowered");
+    }
+
     @Test
     void throttledGpusBehindADeadServerAreNotBusy() throws Exception {
         Diagnosis d = TestHome.triage().replay(TestHome.SCENARIOS.resolve(
