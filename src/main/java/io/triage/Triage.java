@@ -35,6 +35,8 @@ public final class Triage {
     private final CaptureReader reader = new CaptureReader();
     private final WhyNot whyNot;
     private final String contentHash;
+    /** The site overlay whose rules and knowledge extend the home's, or null. */
+    private final io.triage.knowledge.Overlay overlay;
 
     /** As below, redacting with {@code home/knowledge-base/secrets.yaml} under a key of this process. */
     public Triage(Path home, KnowledgeBase knowledge, RuleBase rules) {
@@ -47,18 +49,23 @@ public final class Triage {
      *                 to see secrets as they are)
      */
     public Triage(Path home, KnowledgeBase knowledge, RuleBase rules, Redactor redactor) {
-        this(home, knowledge, rules, redactor, home == null ? "" : ContentHash.of(home));
+        this(home, knowledge, rules, redactor, home == null ? "" : ContentHash.of(home), null);
     }
 
-    /** @param contentHash the {@link ContentHash} of the rules and knowledge, named by every diagnosis */
-    private Triage(Path home, KnowledgeBase knowledge, RuleBase rules, Redactor redactor, String contentHash) {
+    /**
+     * @param contentHash the {@link ContentHash} of the rules and knowledge (the overlay's too), named by every diagnosis
+     * @param overlay the site overlay the rules and knowledge were extended with, or null
+     */
+    private Triage(Path home, KnowledgeBase knowledge, RuleBase rules, Redactor redactor, String contentHash,
+                   io.triage.knowledge.Overlay overlay) {
+        this.overlay = overlay;
         this.home = home;
         this.knowledge = knowledge;
         this.rules = rules;
         this.redactor = redactor;
         this.contentHash = contentHash;
         this.diagnoser = new Diagnoser(knowledge, new Engine(rules), home == null ? "" : home.toAbsolutePath().toString(),
-                contentHash);
+                contentHash, overlay == null ? "" : overlay.dir().toString());
         this.whyNot = new WhyNot(rules, knowledge);
     }
 
@@ -101,22 +108,41 @@ public final class Triage {
      */
     public static Triage load(Path home, RedactionKey key, RuleBaseCache cache, boolean checkScenarios,
                               KnowledgeBase loaded) {
+        return load(home, key, cache, checkScenarios, loaded, null);
+    }
+
+    /**
+     * As {@link #load(Path, RedactionKey, RuleBaseCache, boolean, KnowledgeBase)}, extended by a site overlay (null:
+     * none): its rules are compiled into the same base, its knowledge merged into the home's (a clash of ids or rule
+     * names refuses the load, naming both files), its scenarios checked with the home's, and the content hash every
+     * verdict names covers it. {@code loaded}, when given, must have been loaded with the same overlay.
+     */
+    public static Triage load(Path home, RedactionKey key, RuleBaseCache cache, boolean checkScenarios,
+                              KnowledgeBase loaded, io.triage.knowledge.Overlay overlay) {
         Path rulesDir = home.resolve("rules");
+        Path overlayRules = overlay == null ? null : overlay.rulesDir();
         Path kbDir = home.resolve("knowledge-base");
         java.util.concurrent.CompletableFuture<KnowledgeBase> knowledge = new java.util.concurrent.CompletableFuture<>();
-        java.util.function.UnaryOperator<RuleBase> check = rb -> rb.checked(Consistency.check(rb, rulesDir,
-                knowledge.join(), kbDir, probeNames(), checkScenarios ? kbDir.resolve("scenarios") : null));
+        java.util.List<Path> scenarios = new java.util.ArrayList<>();
+        if (checkScenarios) {
+            scenarios.add(kbDir.resolve("scenarios"));
+            if (overlay != null && overlay.scenariosDir() != null) {
+                scenarios.add(overlay.scenariosDir());
+            }
+        }
+        java.util.function.UnaryOperator<RuleBase> check = rb -> rb.checked(Consistency.checkAll(rb, rulesDir,
+                knowledge.join(), kbDir, probeNames(), scenarios));
         // the rules (Drools) load on a thread of their own while this one reads the knowledge (YAML): on a
         // machine with two cores a command starts about half a second sooner
         java.util.concurrent.FutureTask<RuleBase> rules = new java.util.concurrent.FutureTask<>(() -> cache == null
-                ? check.apply(RuleBase.load(rulesDir)) : cache.load(rulesDir, kbDir, check));
+                ? check.apply(RuleBase.load(rulesDir, overlayRules)) : cache.load(rulesDir, kbDir, overlay, check));
         Thread loader = new Thread(rules, "triage-rules");
         loader.setDaemon(true);
         loader.start();
         KnowledgeBase kb;
         SecretShapes secrets;
         try {
-            kb = loaded != null ? loaded : KnowledgeBase.load(kbDir);
+            kb = loaded != null ? loaded : KnowledgeBase.load(kbDir, overlay);
             knowledge.complete(kb);
             secrets = SecretShapes.load(kbDir);
         } catch (RuntimeException e) {
@@ -129,19 +155,17 @@ public final class Triage {
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
-        return new Triage(home, kb, rb, new Redactor(secrets, key), ContentHash.of(home));
+        return new Triage(home, kb, rb, new Redactor(secrets, key), ContentHash.of(home, overlay), overlay);
     }
 
-    /** The probe names a capture can hold: the bundle's and the capture format's standard ones. */
+    /** The probe names a capture can hold: every probe of the catalogue (the capture format's standard ones among them). */
     public static java.util.Set<String> probeNames() {
-        java.util.Set<String> names = new java.util.TreeSet<>(io.triage.parse.FactBuilder.STANDARD_PROBES);
-        io.triage.collect.ProbeBundle.STANDARD.forEach(p -> names.add(p.name()));
-        return names;
+        return new java.util.TreeSet<>(io.triage.probe.ProbeCatalogue.SHIPPED.names());
     }
 
     /** The same product, sharing its compiled rules, that shows secrets as they are ({@code --no-redact}). */
     public Triage unredacted() {
-        return new Triage(home, knowledge, rules, Redactor.none(), contentHash);
+        return new Triage(home, knowledge, rules, Redactor.none(), contentHash, overlay);
     }
 
     /**
@@ -288,6 +312,24 @@ public final class Triage {
 
     public Path home() {
         return home;
+    }
+
+    /** The site overlay whose rules and knowledge extend the home's, or null when there is none. */
+    public io.triage.knowledge.Overlay overlay() {
+        return overlay;
+    }
+
+    /**
+     * The scenario directories of this product: the home's {@code knowledge-base/scenarios} and the overlay's, when it
+     * has some.
+     */
+    public java.util.List<Path> scenarioDirs() {
+        java.util.List<Path> dirs = new java.util.ArrayList<>();
+        dirs.add(home.resolve("knowledge-base").resolve("scenarios"));
+        if (overlay != null && overlay.scenariosDir() != null) {
+            dirs.add(overlay.scenariosDir());
+        }
+        return java.util.List.copyOf(dirs);
     }
 
     /** The {@link ContentHash} of the rules and knowledge this product was built from. */

@@ -35,6 +35,11 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--home", description = "Directory holding rules/ and knowledge-base/ (default: TRIAGE_HOME, else the installation's own; the working directory only as --home .).")
     Path home;
 
+    @Option(names = "--overlay", paramLabel = "DIR", scope = CommandLine.ScopeType.INHERIT,
+            description = "A site overlay: a directory whose rules/, knowledge-base/ (fragments, markers) and "
+                    + "knowledge-base/scenarios/ extend the shipped ones (default: TRIAGE_OVERLAY; none when neither is set).")
+    Path overlay;
+
     @Option(names = "--verbose", description = "Say on stderr where the compiled rules came from (the cache or the rule files).")
     boolean verbose;
 
@@ -70,10 +75,31 @@ public final class Main implements Callable<Integer> {
     io.triage.knowledge.KnowledgeBase knowledge() {
         io.triage.knowledge.KnowledgeBase kb = knowledge;
         if (kb == null) {
-            kb = io.triage.knowledge.KnowledgeBase.load(Triage.locateHome(home).path().resolve("knowledge-base"));
+            kb = io.triage.knowledge.KnowledgeBase.load(Triage.locateHome(home).path().resolve("knowledge-base"),
+                    overlay());
             knowledge = kb;
         }
         return kb;
+    }
+
+    /**
+     * The site overlay of this run, checked ({@link io.triage.knowledge.Overlay#open}): {@code --overlay DIR}, else
+     * {@code TRIAGE_OVERLAY}, else none (null). Opened anew at each call, so that a reload sees the overlay as it is.
+     *
+     * @throws io.triage.knowledge.KnowledgeException when the overlay is not a directory of its own or breaks a bound
+     */
+    io.triage.knowledge.Overlay overlay() {
+        Path dir = overlayDir(overlay, System.getenv());
+        return dir == null ? null : io.triage.knowledge.Overlay.open(dir);
+    }
+
+    /** {@code --overlay DIR}, else {@code TRIAGE_OVERLAY} when set and not blank, else null. */
+    static Path overlayDir(Path option, Map<String, String> env) {
+        if (option != null) {
+            return option.toAbsolutePath().normalize();
+        }
+        String named = env.get("TRIAGE_OVERLAY");
+        return named == null || named.isBlank() ? null : Path.of(named.strip()).toAbsolutePath().normalize();
     }
 
     /** The knowledge base once {@link #knowledge()} read it: {@link #triage(boolean)} then does not read it again. */
@@ -99,12 +125,17 @@ public final class Main implements Callable<Integer> {
             err.println(Safe.forTerminal(line));
             err.flush();
         });
+        io.triage.knowledge.Overlay o = overlay();
+        if (o != null) {
+            err.println(Safe.forTerminal("triage: site overlay " + o.dir() + (overlay != null ? " (--overlay)" : " (TRIAGE_OVERLAY)")));
+            err.flush();
+        }
         Triage t = Triage.load(h.path(), RedactionKey.installation(),
                 cached ? RuleBaseCache.forUser(System.getenv(), Path.of(System.getProperty("user.home"))) : null, !cached,
-                knowledge);
-        RuleBase.Origin o = t.rules().origin();
-        if (verbose || o.kind() == RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED) {
-            err.println(Safe.forTerminal("triage: " + o.detail()));
+                knowledge, o);
+        RuleBase.Origin origin = t.rules().origin();
+        if (verbose || origin.kind() == RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED) {
+            err.println(Safe.forTerminal("triage: " + origin.detail()));
             err.flush();
         }
         return t;
@@ -193,7 +224,8 @@ public final class Main implements Callable<Integer> {
             List<RuleBase.Problem> warnings = t.rules().warnings();
             out.println("rules: " + t.rules().files().size() + " files, "
                     + t.rules().kieBase().getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum()
-                    + " rules compiled from " + t.home().resolve("rules"));
+                    + " rules compiled from " + t.home().resolve("rules")
+                    + (t.rules().overlayRules() == null ? "" : " and " + t.rules().overlayRules()));
             out.println("knowledge: " + t.knowledge().markers().stream().map(io.triage.knowledge.Marker::id).distinct().count() + " log markers, "
                     + t.knowledge().causes().size() + " causes, " + t.knowledge().steps().size() + " next steps");
             for (RuleBase.Problem w : warnings) {

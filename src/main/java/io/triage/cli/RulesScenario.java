@@ -105,7 +105,9 @@ final class RulesScenario implements Callable<Integer> {
                 return Main.BAD_INPUT;
             }
             String n = name != null ? name : defaultName(cause, capture);
-            Path root = t.home().resolve("knowledge-base/scenarios").toAbsolutePath().normalize();
+            // with a site overlay, the site's incident is the site's scenario: filed in the overlay, not in ours
+            Path root = (t.overlay() != null ? t.overlay().dir() : t.home()).resolve("knowledge-base/scenarios")
+                    .toAbsolutePath().normalize();
             Path dir;
             try {
                 dir = target(root, n);

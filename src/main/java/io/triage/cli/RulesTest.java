@@ -47,7 +47,7 @@ final class RulesTest implements Callable<Integer> {
         Main main = (Main) rules.spec.parent().userObject();
         PrintWriter out = rules.spec.commandLine().getOut();
         Triage t = main.triage(false);
-        List<Path> roots = dirs.isEmpty() ? List.of(t.home().resolve("knowledge-base/scenarios")) : dirs;
+        List<Path> roots = dirs.isEmpty() ? t.scenarioDirs() : dirs;
         RuleCoverage cov = null;
         if (coverage) {
             Set<String> all = new LinkedHashSet<>();

@@ -104,7 +104,8 @@ final class Serve implements Callable<Integer> {
                 Duration.ofMillis(Math.max(0, labPacing)), inventory, allowHosts, identities,
                 Duration.ofSeconds(Math.max(1, deadline)), settings,
                 new TriageServer.Reload(!noReload, strictReload, Duration.ofMillis(300),
-                        h -> io.triage.Triage.load(h, io.triage.safety.RedactionKey.installation(), null, true))));
+                        h -> io.triage.Triage.load(h, io.triage.safety.RedactionKey.installation(), null, true, null,
+                                parent.overlay()))));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.stop();
@@ -126,8 +127,10 @@ final class Serve implements Callable<Integer> {
         String host = server.hosts().hosts().isEmpty() ? "HOST" : server.hosts().hosts().get(0).name();
         out.printf("Try:  curl -sS -H \"Authorization: Bearer $TOKEN\" -d '{\"host\": \"%s\"}' %s/api/v1/diagnoses%n", host, server.url());
         if (!noReload) {
-            out.printf("  rules %s: changes under rules/ and knowledge-base/ are checked and served when good%s%n",
-                    server.rules().current().contentHash(), strictReload ? " (and every scenario passes)" : "");
+            io.triage.knowledge.Overlay ov = server.rules().current().overlay();
+            out.printf("  rules %s: changes under rules/ and knowledge-base/%s are checked and served when good%s%n",
+                    server.rules().current().contentHash(), ov == null ? "" : " and in the overlay " + ov.dir(),
+                    strictReload ? " (and every scenario passes)" : "");
         }
         out.println("Ctrl-C stops the server (running diagnoses get up to 20 s to finish).");
         out.flush();

@@ -2,12 +2,11 @@ package io.triage.collect;
 
 import io.triage.capture.Capture;
 import io.triage.capture.ProbeOutput;
+import io.triage.probe.ProbeFrames;
 
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,49 +40,32 @@ public final class BundleOutput {
 
     /**
      * The bundle's answer as an output stream: feed it what the host sends, then ask for the {@link #capture}.
-     * Holds at most one line of {@link #MAX_LINE} bytes besides the decoded probe outputs.
+     * Holds at most one line of {@link #MAX_LINE} bytes besides the decoded probe outputs. The frames are read by
+     * {@link ProbeFrames}, the one home of their format.
      */
-    public static final class Reader extends OutputStream {
-        private static final Pattern PROBE_LINE = Pattern.compile("^probe ([a-z_]+) rc=(-?\\d{1,9}) ms=(-?\\d{1,9})$");
-
-        private final ProbeBundle bundle;
-        private final byte[] tag;
+    public static final class Reader extends OutputStream implements ProbeFrames.Listener {
         private final Map<String, ProbeBundle.Probe> known = new LinkedHashMap<>();
         private final Map<String, Frame> frames = new LinkedHashMap<>();
         private final Map<String, String> target;
         private final List<String> notes = new ArrayList<>();
-        private byte[] line = new byte[256];
-        private int len;
-        private boolean overlong;
-        private Frame pending;
-        private int pendingPart; // 1: the next line is stdout, 2: stderr
+        private final ProbeFrames.Decoder decoder;
+        /** The server kinds a discovery may name: those of the knowledge base the bundle was made with. */
+        private final List<String> kinds;
         private boolean ended;
+        private boolean finished;
         private int unknownNoted;
 
         public Reader(ProbeBundle bundle) {
-            this.bundle = bundle;
-            this.tag = ("@@" + bundle.nonce() + " ").getBytes(StandardCharsets.US_ASCII);
             this.target = new LinkedHashMap<>(bundle.target());
             for (ProbeBundle.Probe p : bundle.probes()) {
                 known.put(p.name(), p);
             }
+            this.kinds = bundle.filters() == null ? List.of() : bundle.filters().servers();
+            this.decoder = new ProbeFrames(bundle.nonce()).new Decoder(MAX_LINE, true, this);
         }
 
-        /** One probe's answer as it arrives: decoded bytes, turned into text only when the capture is made. */
-        private static final class Frame {
-            final String name;
-            final int rc;
-            final double seconds;
-            byte[] out;
-            byte[] err;
-            boolean outBad;
-            boolean errBad;
-
-            Frame(String name, int rc, double seconds) {
-                this.name = name;
-                this.rc = rc;
-                this.seconds = seconds;
-            }
+        /** One probe's answer: decoded bytes, turned into text only when the capture is made. */
+        private record Frame(ProbeFrames.Header header, byte[] out, byte[] err, boolean cut) {
         }
 
         @Override
@@ -93,95 +75,33 @@ public final class BundleOutput {
 
         @Override
         public synchronized void write(byte[] b, int off, int n) {
-            for (int i = off; i < off + n; i++) {
-                byte c = b[i];
-                if (c == '\n') {
-                    endLine();
-                } else if (!overlong) {
-                    if (len == MAX_LINE) {
-                        overlong = true; // the rest of this line is dropped as it comes
-                    } else {
-                        if (len == line.length) {
-                            line = Arrays.copyOf(line, Math.min(MAX_LINE, line.length * 2));
-                        }
-                        line[len++] = c;
-                    }
-                }
-            }
+            decoder.write(b, off, n);
         }
 
-        private void endLine() {
-            try {
-                if (pending != null) {
-                    frame();
-                } else if (!overlong && startsWithTag()) {
-                    tagged(new String(line, tag.length, len - tag.length, StandardCharsets.UTF_8).strip());
-                }
-            } finally {
-                len = 0;
-                overlong = false;
-                if (line.length > 4096) {
-                    line = new byte[256]; // a long frame line is not kept alive between frames
-                }
-            }
-        }
-
-        private boolean startsWithTag() {
-            if (len < tag.length) {
-                return false;
-            }
-            for (int i = 0; i < tag.length; i++) {
-                if (line[i] != tag[i]) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        private void frame() {
-            Frame f = pending;
-            byte[] decoded = null;
-            boolean bad = false;
-            if (overlong) {
-                notes.add(f.name + ": output frame longer than the probe script ever prints; dropped");
-                bad = true;
-            } else {
-                int end = len;
-                while (end > 0 && (line[end - 1] == '\r' || line[end - 1] == ' ')) {
-                    end--;
-                }
-                try {
-                    decoded = Base64.getDecoder().decode(Arrays.copyOf(line, end));
-                } catch (IllegalArgumentException e) {
-                    notes.add(f.name + ": output frame not readable (" + e.getMessage() + ")");
-                    bad = true;
-                }
-            }
-            if (pendingPart == 1) {
-                f.out = decoded;
-                f.outBad = bad;
-                pendingPart = 2;
-            } else {
-                f.err = decoded;
-                f.errBad = bad;
-                pending = null;
-            }
-        }
-
-        private void tagged(String body) {
-            Matcher m = PROBE_LINE.matcher(body);
-            if (m.matches()) {
-                String name = m.group(1);
-                Frame f = new Frame(name, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)) / 1000.0);
-                pending = f;
-                pendingPart = 1;
-                if (known.containsKey(name)) {
-                    frames.put(name, f);
-                } else if (unknownNoted++ < 3) {
+        @Override
+        public void frame(ProbeFrames.Header h, byte[] out, byte[] err, boolean cut, String problem) {
+            if (!known.containsKey(h.probe())) {
+                if (unknownNoted++ < 3) {
                     notes.add("the host sent a result for a probe the bundle does not run; ignored");
                 }
-            } else if (body.startsWith("discovered ") || body.startsWith("assumed ")) {
-                discovery(body, target, notes);
+                return;
+            }
+            if (problem != null) {
+                notes.add(h.probe() + ": " + problem);
+            }
+            if (cut) {
+                notes.add(h.probe() + ": its frame was cut short; what arrived is kept");
+            }
+            if (out != null && h.outBytes() > out.length) {
+                notes.add(h.probe() + ": output cut at " + out.length + " of " + h.outBytes() + " bytes (the probe's cap)");
+            }
+            frames.put(h.probe(), new Frame(h, out, err, cut));
+        }
+
+        @Override
+        public void tagged(String body) {
+            if (body.startsWith("discovered ") || body.startsWith("assumed ")) {
+                discovery(body, target, notes, kinds);
             } else if (body.equals("end")) {
                 ended = true;
             } else if (body.startsWith("skipped second_look")) {
@@ -196,15 +116,18 @@ public final class BundleOutput {
 
         /** The capture of what came so far; a last line without its newline is read too. */
         public synchronized Capture capture(String source, Map<String, String> intent, List<String> extraNotes) {
-            if (len > 0 || overlong) {
-                endLine();
+            if (!finished) {
+                finished = true;
+                decoder.finish();
             }
             Map<String, ProbeOutput> probes = new LinkedHashMap<>();
             int port = io.triage.parse.Text.parseInt(target.getOrDefault("port", "-1"), -1);
             for (Frame f : frames.values()) {
-                ProbeBundle.Probe p = known.get(f.name);
+                ProbeBundle.Probe p = known.get(f.header().probe());
                 String cmd = p.display(port, target.getOrDefault("log", ""));
-                probes.put(f.name, new ProbeOutput(f.name, cmd, text(f.out), text(f.err), f.rc, f.seconds, false));
+                boolean truncated = f.out() != null && f.header().outBytes() > f.out().length;
+                probes.put(p.name(), new ProbeOutput(p.name(), cmd, text(f.out()), text(f.err()), f.header().rc(),
+                        f.header().millis() / 1000.0, truncated));
             }
             List<String> all = new ArrayList<>(extraNotes);
             all.addAll(notes);
@@ -226,13 +149,13 @@ public final class BundleOutput {
             Pattern.compile("^(discovered|assumed) port=(\\d{1,5})(?: pid=(\\d+))?( from its command line)?$");
     private static final Pattern PID_LINE = Pattern.compile("^discovered pid=(\\d{1,10}) listening on port=(\\d{1,5})$");
     private static final Pattern LOG_LINE = Pattern.compile("^discovered log=(/.*?)(?: pid=(\\d+))?$");
-    private static final Pattern SERVER_LINE = Pattern.compile("^discovered server=(sglang|vllm|tgi)$");
+    private static final Pattern SERVER_LINE = Pattern.compile("^discovered server=([a-z0-9][a-z0-9._-]{0,31})$");
 
     /**
      * A discovery line, read by its exact shape: values come from the host (a log path may contain
      * anything a file name can), so nothing in them may add or change other target fields.
      */
-    private static void discovery(String body, Map<String, String> target, List<String> notes) {
+    private static void discovery(String body, Map<String, String> target, List<String> notes, List<String> kinds) {
         Matcher m;
         if ((m = PORT_LINE.matcher(body)).matches()) {
             int port = Integer.parseInt(m.group(2));
@@ -252,7 +175,7 @@ public final class BundleOutput {
         } else if ((m = LOG_LINE.matcher(body)).matches()) {
             target.put("log", m.group(1));
             notes.add("discovered on the host: log=" + m.group(1) + (m.group(2) == null ? "" : " (from PID " + m.group(2) + ")"));
-        } else if ((m = SERVER_LINE.matcher(body)).matches()) {
+        } else if ((m = SERVER_LINE.matcher(body)).matches() && kinds.contains(m.group(1))) {
             target.putIfAbsent("server", m.group(1));
             notes.add("discovered on the host: server=" + m.group(1));
         } else {

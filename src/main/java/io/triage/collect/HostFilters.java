@@ -26,10 +26,21 @@ import java.util.Map;
  * @param kindEre per server kind, POSIX ERE of that kind's front ends and workers (preferred when the kind is given)
  * @param listingEre POSIX ERE over a whole {@code ps} line (the command line after the columns): server processes
  *                   and known clients, so a reader of the listing sees both
+ * @param serverWords fixed strings, lower case, one of which the name of a server's systemd unit, container (image or
+ *                    command) or Slurm job contains: the server kinds, their other spellings ({@code aliases:} of
+ *                    the markers files) and the literals of {@code containers:} in {@code processes.yaml}; matched
+ *                    as fixed strings, without regard to case, never as patterns
+ * @param metricSeries the Prometheus series the second look keeps from {@code /metrics}: every series of
+ *                     {@code cadence.yaml}, matched by exact name
  */
 public record HostFilters(List<String> servers, LogFilter log, String serverEre, String frontendEre, String clientEre,
                           String commEre, String ignoreEre, Map<String, String> kindEre, String listingEre,
-                          Map<String, Integer> defaultPorts, Map<String, String> healthPaths) {
+                          Map<String, Integer> defaultPorts, Map<String, String> healthPaths, List<String> serverWords,
+                          List<String> metricSeries) {
+    /** A word the supervisor probes can look for: printable ASCII, at least 3 characters, no quote of any kind. */
+    private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[\\x21-\\x7e&&[^'\"`\\\\|]]{3,64}");
+    /** A Prometheus series name (what {@code cadence.yaml} accepts). */
+    private static final java.util.regex.Pattern SERIES = java.util.regex.Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]{0,199}");
     /** A command line's start inside a {@code ps} line: the line's start or the space after the last column. */
     private static final String AFTER_COLUMNS = "(^|[[:space:]])";
 
@@ -38,6 +49,29 @@ public record HostFilters(List<String> servers, LogFilter log, String serverEre,
         defaultPorts = Map.copyOf(defaultPorts);
         healthPaths = Map.copyOf(healthPaths);
         kindEre = Map.copyOf(kindEre);
+        serverWords = words(serverWords);
+        metricSeries = metricSeries.stream().filter(m -> m != null && SERIES.matcher(m).matches()).distinct().toList();
+    }
+
+    /**
+     * The words, lower case, each once, without those that contain another (a line holding the longer word holds
+     * the shorter), without any that could not stand in a shell word or an awk field ({@link #WORD}).
+     */
+    static List<String> words(List<String> words) {
+        java.util.Set<String> all = new java.util.TreeSet<>();
+        for (String w : words) {
+            String l = w == null ? "" : w.strip().toLowerCase(java.util.Locale.ROOT);
+            if (WORD.matcher(l).matches()) {
+                all.add(l);
+            }
+        }
+        List<String> kept = new ArrayList<>();
+        for (String w : all) {
+            if (all.stream().noneMatch(o -> !o.equals(w) && w.contains(o))) {
+                kept.add(w);
+            }
+        }
+        return List.copyOf(kept);
     }
 
     /**
@@ -59,7 +93,25 @@ public record HostFilters(List<String> servers, LogFilter log, String serverEre,
         listed.addAll(p.clientRegexes());
         return new HostFilters(p.servers(), LogFilter.of(kb.markers()), PosixEre.union(p.serverRegexes()),
                 PosixEre.union(p.frontendRegexes()), exclusion(p.clientRegexes()), PosixEre.union(p.commRegexes()),
-                exclusion(p.ignoreRegexes()), kinds, PosixEre.union(listed, AFTER_COLUMNS), ports(kb), healths(kb));
+                exclusion(p.ignoreRegexes()), kinds, PosixEre.union(listed, AFTER_COLUMNS), ports(kb), healths(kb),
+                serverWords(kb), metricSeries(kb));
+    }
+
+    /** What names a server's unit, container or job: its kind, its other spellings, the literals of {@code containers:}. */
+    private static List<String> serverWords(KnowledgeBase kb) {
+        List<String> w = new ArrayList<>(kb.processes().servers());
+        w.addAll(kb.serverAliases());
+        w.addAll(kb.processes().containerLiterals());
+        return w;
+    }
+
+    /** Every Prometheus series {@code cadence.yaml} names, of every server and role, sorted (a stable script). */
+    private static List<String> metricSeries(KnowledgeBase kb) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (io.triage.knowledge.Cadence.Server s : kb.cadence().servers().values()) {
+            out.addAll(s.metrics().values());
+        }
+        return List.copyOf(out);
     }
 
     /** Each server kind's default port, from its markers file's {@code serves:} (knowledge, not code). */

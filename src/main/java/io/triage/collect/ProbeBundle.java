@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import io.triage.probe.ProbeCatalogue;
+import io.triage.probe.ProbeFrames;
 import io.triage.safety.ShellQuote;
 
 /**
@@ -31,8 +33,15 @@ public final class ProbeBundle {
     private static final Pattern LOG_PATH = Pattern.compile("^/[A-Za-z0-9._/+@:=,~ -]{0,4095}$");
     private static final Pattern SERVER_KIND = Pattern.compile("^[a-z0-9][a-z0-9._-]{0,31}$");
 
-    /** One probe: its name, the fixed command (reading {@code $T_PORT}, {@code $T_LOG}) and its timeout. */
-    public record Probe(String name, String command, int timeoutSeconds) {
+    /**
+     * One probe as a bundle runs it: its name, the fixed command (reading {@code $T_PORT}, {@code $T_LOG}), its
+     * timeout and the condition it runs under ({@link ProbeCatalogue.Entry}, with the generated filters in place).
+     */
+    public record Probe(String name, String command, int timeoutSeconds, ProbeCatalogue.When when) {
+        public Probe(String name, String command, int timeoutSeconds) {
+            this(name, command, timeoutSeconds, ProbeCatalogue.When.ALWAYS);
+        }
+
         /** The command as a person would read it, with the target's values in place (for {@code .cmd}). */
         public String display(int port, String log) {
             return command.replace("\"$T_PORT\"", port > 0 ? String.valueOf(port) : "$T_PORT")
@@ -41,67 +50,20 @@ public final class ProbeBundle {
         }
     }
 
-    /** Stands, in a probe's command, for the generated ERE of server command lines ({@link HostFilters#serverEre}). */
-    static final String SERVER_PROCESSES = "@SERVER_PROCESSES@";
-    /** Stands for the generated ERE of server and client command lines ({@link HostFilters#listingEre}). */
-    static final String LISTED_PROCESSES = "@LISTED_PROCESSES@";
-    /** Stands for the health path of the target's server kind, quoted ({@link HostFilters#healthPath}). */
-    static final String HEALTH_PATH = "@HEALTH_PATH@";
-    /** Stands for the generated selection of marker lines ({@link HostFilters#log}). */
-    static final String LOG_SELECTION = "@LOG_SELECTION@";
+    /** Stand-ins of the catalogue's commands, filled here with the knowledge base's generated filters. */
+    static final String SERVER_PROCESSES = ProbeCatalogue.SERVER_PROCESSES;
+    static final String LISTED_PROCESSES = ProbeCatalogue.LISTED_PROCESSES;
+    static final String HEALTH_PATH = ProbeCatalogue.HEALTH_PATH;
+    static final String LOG_SELECTION = ProbeCatalogue.LOG_SELECTION;
+    static final String SERIES_SELECT = ProbeCatalogue.SERIES_SELECT;
+    static final String SERVER_WORDS_GREP = ProbeCatalogue.SERVER_WORDS_GREP;
+    static final String SERVER_JOBS = ProbeCatalogue.SERVER_JOBS;
+    static final String METRIC_SERIES = ProbeCatalogue.METRIC_SERIES;
     /** Newest lines of rare markers (arguments, starts, errors, ends) the log probe returns. */
     static final int RARE_LINES = 50;
     /** Newest lines of routine markers (requests, throughput) the log probe returns: the rules read the newest few. */
     static final int ROUTINE_LINES = 10;
 
-    /**
-     * The kernel log: plain {@code dmesg -T}; when that is refused (kernel.dmesg_restrict), {@code sudo -n} (which
-     * fails at once rather than prompt, and stdin is /dev/null) and then the journal, plain and with sudo -n; the
-     * first line then names what answered ({@link io.triage.parse.KernelLogSource}). Nothing is written.
-     */
-    static final String DMESG = "o=$(dmesg -T 2>&1); rc=$?; case \"${o%%$'\\n'*}\" in *'Operation not permitted'*|"
-            + "*'read kernel buffer failed'*) rc=1;; esac; "
-            + "if [ $rc -ne 0 ] && command -v sudo >/dev/null 2>&1 && s=$(sudo -n dmesg -T 2>/dev/null) && [ -n \"$s\" ]; then "
-            + "echo '" + io.triage.parse.KernelLogSource.SUDO_DMESG.header() + "'; printf '%s\\n' \"$s\" | tail -200; exit 0; fi; "
-            + "if [ $rc -ne 0 ] && s=$(journalctl -k -n 200 --no-pager 2>/dev/null) && [ -n \"$s\" ] "
-            + "&& [ \"${s#-- No entries --}\" = \"$s\" ]; then "
-            + "echo '" + io.triage.parse.KernelLogSource.JOURNAL.header() + "'; printf '%s\\n' \"$s\"; exit 0; fi; "
-            + "if [ $rc -ne 0 ] && command -v sudo >/dev/null 2>&1 "
-            + "&& s=$(sudo -n journalctl -k -n 200 --no-pager 2>/dev/null) && [ -n \"$s\" ]; then "
-            + "echo '" + io.triage.parse.KernelLogSource.SUDO_JOURNAL.header() + "'; printf '%s\\n' \"$s\"; exit 0; fi; "
-            + "printf '%s\\n' \"$o\" | tail -200";
-
-    /** The fields of the {@code gpu_throttle} probe: the active clock event reasons, then what they act on. */
-    static final String GPU_THROTTLE_FIELDS = "index,clocks_throttle_reasons.active,clocks_throttle_reasons.sw_power_cap,"
-            + "clocks_throttle_reasons.hw_slowdown,clocks_throttle_reasons.hw_thermal_slowdown,"
-            + "clocks_throttle_reasons.hw_power_brake_slowdown,clocks_throttle_reasons.sw_thermal_slowdown,"
-            + "temperature.gpu,power.limit,power.default_limit,clocks.sm,clocks.max.sm";
-
-    /** The standard probes of the capture format, in the order they run. */
-    public static final List<Probe> STANDARD = List.of(
-            new Probe("date", "date -Is; uptime", 5),
-            new Probe("health", "curl -sS -o /dev/null -w '%{http_code} %{time_total}\\n' --max-time 5 "
-                    + "\"http://127.0.0.1:$T_PORT\"" + HEALTH_PATH, 10),
-            new Probe("gpus", "nvidia-smi --query-gpu=index,name,memory.used,memory.total,utilization.gpu,"
-                    + "power.draw,temperature.gpu,pstate --format=csv,noheader", 10),
-            new Probe("gpu_apps", "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv,noheader", 10),
-            new Probe("pgrep", "pgrep -fa " + SERVER_PROCESSES, 5),
-            new Probe("ps", "ps -eo pid,ppid,stat,etimes,rss,args | grep -E -e '^ *PID ' -e \"^ *${T_OWNER:--} \" -e "
-                    + LISTED_PROCESSES, 5),
-            new Probe("log_tail", "tail -n 60 -- \"$T_LOG\"", 5),
-            new Probe("log_markers", LOG_SELECTION, 10),
-            new Probe("listen", "ss -ltnp 2>/dev/null || netstat -ltnp", 5),
-            new Probe("dmesg", DMESG, 10),
-            new Probe("nvidia_smi_full", "nvidia-smi", 10),
-            // why the clocks are down (thermal, power brake, a lowered power cap); nvidia-smi from 535 on prints the
-            // same fields as clocks_event_reasons.*, and an older one that lacks a field gets the bitmask alone
-            new Probe("gpu_throttle", "nvidia-smi --query-gpu=" + GPU_THROTTLE_FIELDS + " --format=csv 2>/dev/null"
-                    + " || nvidia-smi --query-gpu=index,clocks_throttle_reasons.active --format=csv", 10),
-            // busy-hung: the server's own request counters; histogram buckets dropped, size capped
-            new Probe("metrics", "curl -sS --max-time 3 \"http://127.0.0.1:$T_PORT/metrics\" | grep -v -E '_bucket[{ ]' "
-                    + "| head -c " + (128 << 10), 6));
-
-    // ------------------------------------------------------------------ busy-hung: the second look
     /**
      * Default time between the two samples of the moving signals, milliseconds. The probes between them
      * (GPUs, processes, log, kernel log) run inside this interval, so a look waits only what they leave.
@@ -110,101 +72,25 @@ public final class ProbeBundle {
     /** A 2xx health answer slower than this (seconds) also triggers the second look (the rules' "slow" is 2.0 s). */
     static final String SECOND_LOOK_SLOW = "1.0";
 
-    /**
-     * One sample of what moves while a server works: its processes' states and CPU ticks
-     * ({@code /proc/PID/stat} of the server and two generations of children), the log's size and last
-     * line, GPU utilisation, the server's request gauges and token counters from {@code /metrics}, and the
-     * bytes of unfinished weight downloads in the server's Hugging Face cache. Prints {@code key value}
-     * lines; reads nothing but {@code /proc}, the log, nvidia-smi, the local {@code /metrics} and file sizes.
-     */
-    static final String SAMPLE = String.join("\n",
-            "echo \"t_ms $(( $(date +%s%N) / 1000000 ))\"",
-            "echo \"interval_target_ms ${T_LOOK_MS:-0}\"",
-            "echo \"pid $T_PID\"",
-            "echo \"clk_tck $(getconf CLK_TCK 2>/dev/null)\"",
-            "k=$(pgrep -P \"$T_PID\" 2>/dev/null | head -16)",
-            "g=$(for c in $k; do pgrep -P \"$c\" 2>/dev/null; done | head -16)",
-            "for q in $T_PID $k $g; do",
-            "  s=$(cat \"/proc/$q/stat\" 2>/dev/null) || continue",
-            "  s=${s##*) }; set -- $s",
-            "  echo \"proc $q $1 $(( ${12:-0} + ${13:-0} ))\"",
-            "done",
-            "if [ -n \"$T_LOG\" ] && [ -f \"$T_LOG\" ]; then",
-            "  echo \"log_size $(stat -c %s -- \"$T_LOG\" 2>/dev/null)\"",
-            "  echo \"log_last $(tail -n 1 -- \"$T_LOG\" 2>/dev/null | head -c 512 | tr -d '\\000-\\010\\013-\\037')\"",
-            "fi",
-            "timeout 4 nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader,nounits 2>/dev/null"
-                    + " | head -16 | sed 's/^/gpu /'",
-            "curl -sS --max-time 1 \"http://127.0.0.1:$T_PORT/metrics\" 2>/dev/null | head -c 1048576"
-                    + " | grep -E '^(vllm:|sglang:|tgi_)' | grep -v -E '_(bucket|created)[{ ]' | head -64"
-                    + " | sed 's/^/metric /'",
-            "env=$(tr '\\0' '\\n' < \"/proc/$T_PID/environ\" 2>/dev/null"
-                    + " | grep -E '^(HF_HUB_CACHE|HUGGINGFACE_HUB_CACHE|HF_HOME)=/' | head -3)",
-            "hub=$(printf '%s\\n' \"$env\" | sed -n 's/^HF_HUB_CACHE=//p; s/^HUGGINGFACE_HUB_CACHE=//p' | head -1)",
-            "[ -z \"$hub\" ] && h=$(printf '%s\\n' \"$env\" | sed -n 's/^HF_HOME=//p' | head -1) && [ -n \"$h\" ] && hub=\"$h/hub\"",
-            "[ -z \"$hub\" ] && h=$(getent passwd \"$(stat -c %u \"/proc/$T_PID\" 2>/dev/null)\" 2>/dev/null | cut -d: -f6)"
-                    + " && [ -n \"$h\" ] && hub=\"$h/.cache/huggingface/hub\"",
-            "if [ -n \"$hub\" ] && [ -d \"$hub\" ]; then",
-            "  find \"$hub\" -maxdepth 4 -name '*.incomplete' -printf '%s\\n' 2>/dev/null | head -4096"
-                    + " | awk '{ s += $1; n++ } END { print \"hf_incomplete \" s + 0 \" \" n + 0 }'",
-            "fi");
+    /** Largest stdout kept from a supervisor probe, bytes ({@link ProbeCatalogue#SUPERVISOR_MAX_OUT}). */
+    public static final int SUPERVISOR_MAX_OUT = ProbeCatalogue.SUPERVISOR_MAX_OUT;
 
-    /** The first sample, taken right after the health probe when the second look is on. */
-    public static final Probe FIRST_LOOK = new Probe("first_look", SAMPLE, 10);
+    /** The first look's probes of the shipped catalogue (the capture format's standard ones and the server's counters). */
+    public static final List<Probe> STANDARD = probes(ProbeCatalogue.SHIPPED.look(ProbeCatalogue.Look.FIRST));
+    /** The first sample of the second look, taken right after the health probe when the second look is on. */
+    public static final Probe FIRST_LOOK = probes(ProbeCatalogue.SHIPPED.look(ProbeCatalogue.Look.SECOND)).get(0);
     /** The second sample: waits until the interval since the first has passed, then samples again. */
-    public static final Probe SECOND_LOOK = new Probe("second_look", String.join("\n",
-            "w=$(( ${T_LOOK_MS:-0} - ( $(date +%s%N) / 1000000 - ${T_LOOK_T0:-0} ) ))",
-            "[ \"$w\" -gt 0 ] && [ \"$w\" -le 30000 ] && sleep \"$(( w / 1000 )).$(printf '%03d' $(( w % 1000 )))\"",
-            SAMPLE), 45);
+    public static final Probe SECOND_LOOK = probes(ProbeCatalogue.SHIPPED.look(ProbeCatalogue.Look.SECOND)).get(1);
     /** The probes that run only when the first health answer and the discovered server process call for them. */
     public static final List<Probe> SECOND_LOOK_PROBES = List.of(FIRST_LOOK, SECOND_LOOK);
-
-    /** Largest stdout kept from a supervisor probe, bytes: a unit's status or one container's inspect fits. */
-    public static final int SUPERVISOR_MAX_OUT = 64 << 10;
-    /** Names a unit, container or job of an inference server carries, for the look after its process is gone. */
-    static final String SERVER_WORDS = "vllm|sglang|text-generation|tgi|triton|trtllm|lmdeploy|ollama|llama-server|llama[.]cpp";
-
-    /**
-     * Who runs the server: its process's cgroup, then the record of the systemd unit, container (Docker, podman,
-     * or containerd/CRI-O through {@code crictl}) or Slurm job that owns it; with no server process left, the
-     * newest unit, container or job whose name says it ran one. Read-only; each under its own timeout and capped
-     * at {@link #SUPERVISOR_MAX_OUT}; a tool the host lacks answers rc 127 (absent, not a failure).
-     */
-    public static final List<Probe> SUPERVISOR = List.of(
-            new Probe("cgroup", "[ -n \"$T_PID\" ] || exit 0; head -c 4096 \"/proc/$T_PID/cgroup\"", 5),
-            new Probe("systemctl_status", "command -v systemctl >/dev/null 2>&1 || exit 127\n"
-                    + "if [ -n \"$T_PID\" ]; then systemctl status \"$T_PID\" --no-pager -l -n 20\n"
-                    + "else systemctl list-units --all --type=service --no-pager --plain --no-legend 2>/dev/null"
-                    + " | awk '$3 != \"active\" {print $1}' | grep -iE '" + SERVER_WORDS + "' | head -3"
-                    + " | xargs -r systemctl status --no-pager -l -n 20; fi | head -c " + SUPERVISOR_MAX_OUT, 10),
-            new Probe("container_inspect", "command -v docker >/dev/null 2>&1 || command -v podman >/dev/null 2>&1"
-                    + " || command -v crictl >/dev/null 2>&1 || exit 127\n"
-                    + "cg=; [ -n \"$T_PID\" ] && cg=$(head -c 4096 \"/proc/$T_PID/cgroup\" 2>/dev/null)\n"
-                    + "id=$(printf '%s\\n' \"$cg\" | grep -oE '[0-9a-f]{64}' | tail -1); rt=\n"
-                    + "case \"$cg\" in *kubepods*) rt=crictl;; *libpod*) rt=podman;; *docker*) rt=docker;; esac\n"
-                    + "if [ -z \"$T_PID\" ]; then\n"
-                    + "  for r in docker podman; do command -v $r >/dev/null 2>&1 || continue\n"
-                    + "    id=$($r ps -a --no-trunc --format '{{.ID}} {{.Image}} {{.Command}}' 2>/dev/null"
-                    + " | grep -iE '" + SERVER_WORDS + "' | head -1 | cut -d' ' -f1)\n"
-                    + "    [ -n \"$id\" ] && { rt=$r; break; }; done\n"
-                    + "  if [ -z \"$rt\" ] && command -v crictl >/dev/null 2>&1; then\n"
-                    + "    id=$(crictl ps -a 2>/dev/null | grep -iE '" + SERVER_WORDS + "' | head -1 | awk '{print $1}')\n"
-                    + "    [ -n \"$id\" ] && rt=crictl; fi\n"
-                    + "fi\n"
-                    + "[ -n \"$rt\" ] && [ -n \"$id\" ] || exit 0\n"
-                    + "command -v \"$rt\" >/dev/null 2>&1 || exit 127\n"
-                    + "echo \"# $rt\"; \"$rt\" inspect \"$id\" | head -c " + SUPERVISOR_MAX_OUT, 10),
-            new Probe("sacct", "command -v sacct >/dev/null 2>&1 || exit 127\n"
-                    + "F=JobID,JobName,User,State,ExitCode,Start,End,Elapsed,Timelimit,NodeList\n"
-                    + "j=; [ -n \"$T_PID\" ] && j=$(grep -oE 'job_[0-9]+' \"/proc/$T_PID/cgroup\" 2>/dev/null | head -1 | cut -d_ -f2)\n"
-                    + "if [ -n \"$j\" ]; then sacct -j \"$j\" -P --format=$F\n"
-                    + "elif [ -z \"$T_PID\" ]; then sacct -X -a -P -S now-24hours -N \"$(hostname -s)\" --format=$F 2>/dev/null"
-                    + " | awk -F'|' 'NR == 1 || tolower($2) ~ /" + SERVER_WORDS.replace("[.]", "\\.") + "/'"
-                    + " | { IFS= read -r h && printf '%s\\n' \"$h\"; tail -n 1; }\n"
-                    + "fi | head -c " + SUPERVISOR_MAX_OUT, 15));
-
-    /** Every probe a look runs: the standard ones, then who runs the server. */
+    /** Who runs the server ({@link ProbeCatalogue.Look#SUPERVISOR}). */
+    public static final List<Probe> SUPERVISOR = probes(ProbeCatalogue.SHIPPED.look(ProbeCatalogue.Look.SUPERVISOR));
+    /** Every probe a look runs when the second look is off: the standard ones, then who runs the server. */
     public static final List<Probe> ALL = java.util.stream.Stream.concat(STANDARD.stream(), SUPERVISOR.stream()).toList();
+
+    private static List<Probe> probes(List<ProbeCatalogue.Entry> entries) {
+        return entries.stream().map(e -> new Probe(e.name(), e.command(), e.timeoutSeconds(), e.when())).toList();
+    }
 
     private final String server;
     private final int port;
@@ -213,15 +99,32 @@ public final class ProbeBundle {
     private final String nonce;
     private final HostFilters filters;
     private final int secondLookMs;
+    private final ProbeCatalogue catalogue;
 
-    private ProbeBundle(String server, int port, String log, String nonce, HostFilters filters, int secondLookMs) {
+    private ProbeBundle(String server, int port, String log, String nonce, HostFilters filters, int secondLookMs,
+                        ProbeCatalogue catalogue) {
         this.server = server;
         this.port = port;
         this.log = log;
         this.nonce = nonce;
         this.secondLookMs = secondLookMs;
         this.filters = filters;
-        this.probes = filters == null ? ordered(secondLookMs > 0) : resolve(ordered(secondLookMs > 0), filters, server);
+        this.catalogue = catalogue;
+        List<Probe> run = ordered(catalogue, secondLookMs > 0);
+        this.probes = filters == null ? run : resolve(run, filters, server);
+    }
+
+    /**
+     * The same bundle running another catalogue's probes (a site's build, or a test of a probe added to the
+     * catalogue): its script, its reader and the lab all follow.
+     */
+    public ProbeBundle withCatalogue(ProbeCatalogue other) {
+        return new ProbeBundle(server, port, log, newNonce(), filters, secondLookMs, other);
+    }
+
+    /** The catalogue the bundle's probes come from. */
+    public ProbeCatalogue catalogue() {
+        return catalogue;
     }
 
     /**
@@ -234,12 +137,12 @@ public final class ProbeBundle {
         if (ms < 0 || ms > 30_000) {
             throw new IllegalArgumentException("second-look interval must be 0 (off) to 30000 ms, not " + ms);
         }
-        return new ProbeBundle(server, port, log, nonce, filters, ms);
+        return new ProbeBundle(server, port, log, nonce, filters, ms, catalogue);
     }
 
     /** The same settings with a new nonce: one bundle per look. */
     public ProbeBundle renewed() {
-        return new ProbeBundle(server, port, log, newNonce(), filters, secondLookMs);
+        return new ProbeBundle(server, port, log, newNonce(), filters, secondLookMs, catalogue);
     }
 
     /** The second look's interval, milliseconds; 0 when it is off. */
@@ -247,20 +150,9 @@ public final class ProbeBundle {
         return secondLookMs;
     }
 
-    /** The standard and supervisor probes, with the second look's two samples around them when it is on. */
-    static List<Probe> ordered(boolean secondLook) {
-        if (!secondLook) {
-            return ALL;
-        }
-        List<Probe> out = new ArrayList<>();
-        for (Probe p : ALL) {
-            out.add(p);
-            if (p.name().equals("health")) {
-                out.add(FIRST_LOOK);
-            }
-        }
-        out.add(SECOND_LOOK);
-        return List.copyOf(out);
+    /** The catalogue's probes in the order they run; the second look's two samples only when it is on. */
+    static List<Probe> ordered(ProbeCatalogue catalogue, boolean secondLook) {
+        return probes(catalogue.entries().stream().filter(e -> secondLook || e.when() != ProbeCatalogue.When.SECOND_LOOK).toList());
     }
 
     /**
@@ -284,7 +176,7 @@ public final class ProbeBundle {
             throw new IllegalArgumentException("log path must be absolute and made of ordinary path characters: '"
                     + printable(l) + "'");
         }
-        return new ProbeBundle(s, p, l, newNonce(), null, SECOND_LOOK_MS);
+        return new ProbeBundle(s, p, l, newNonce(), null, SECOND_LOOK_MS, ProbeCatalogue.SHIPPED);
     }
 
     /**
@@ -297,7 +189,7 @@ public final class ProbeBundle {
             throw new IllegalArgumentException("unknown server kind '" + printable(server) + "' (one of "
                     + filters.servers() + ")");
         }
-        return new ProbeBundle(server, port, log, newNonce(), filters, secondLookMs);
+        return new ProbeBundle(server, port, log, newNonce(), filters, secondLookMs, catalogue);
     }
 
     /** True when the bundle carries its filters and can write its script. */
@@ -324,8 +216,11 @@ public final class ProbeBundle {
                     .replace(SERVER_PROCESSES, ShellQuote.quote(f.serverEre()))
                     .replace(LISTED_PROCESSES, ShellQuote.quote(f.listingEre()))
                     .replace(LOG_SELECTION, logSelection(f.log()))
-                    .replace(HEALTH_PATH, ShellQuote.quote(f.healthPath(server)));
-            out.add(new Probe(p.name(), c, p.timeoutSeconds()));
+                    .replace(HEALTH_PATH, ShellQuote.quote(f.healthPath(server)))
+                    .replace(SERVER_WORDS_GREP, wordsGrep(f.serverWords()))
+                    .replace(SERVER_JOBS, jobsFilter(f.serverWords()))
+                    .replace(METRIC_SERIES, quote(String.join(" ", f.metricSeries())));
+            out.add(new Probe(p.name(), c, p.timeoutSeconds(), p.when()));
         }
         return List.copyOf(out);
     }
@@ -345,6 +240,28 @@ public final class ProbeBundle {
         }
         b.append("true; } | sort -t: -k1,1n -u");
         return b.toString();
+    }
+
+    /** Lines holding any of the words, caselessly, each word a fixed string; with no word, no line. */
+    static String wordsGrep(List<String> words) {
+        if (words.isEmpty()) {
+            return "head -c 0";
+        }
+        StringBuilder b = new StringBuilder("grep -i -F");
+        for (String w : words) {
+            b.append(" -e ").append(quote(w));
+        }
+        return b.toString();
+    }
+
+    /**
+     * Of {@code sacct -P} lines ({@code |}-separated, the job name second), the header and the jobs whose name holds a
+     * word, caselessly; the words reach awk through the environment ({@code -v} would read escapes in them) and are
+     * compared with {@code index}, never as a pattern.
+     */
+    static String jobsFilter(List<String> words) {
+        return "W=" + quote(String.join("|", words)) + " awk -F'|' 'BEGIN { n = split(ENVIRON[\"W\"], w, \"|\") }"
+                + " NR == 1 { print; next } { s = tolower($2); for (i = 1; i <= n; i++) if (index(s, w[i])) { print; next } }'";
     }
 
     private static String grepF(List<String> literals) {
@@ -378,6 +295,8 @@ public final class ProbeBundle {
         if (filters == null) {
             throw new IllegalStateException("a bundle template has no script: make the bundle with(HostFilters)");
         }
+        // the frames: one home for their format (the collector reads them, the lab writes them, with the same class)
+        b.append(ProbeFrames.shellFunctions(MAX_OUT, MAX_ERR, "[ \"$1\" = health ] && T_HEALTH=$(head -c 64 \"$d/o\")"));
         // generated from processes.yaml: what a server's and a client's command line and a server's process name are
         b.append("T_SERVERS=").append(quote(filters.serverEre())).append('\n');
         b.append("T_FRONTENDS=").append(quote(filters.frontendEre())).append('\n');
@@ -411,7 +330,7 @@ public final class ProbeBundle {
                   # the server is the process that owns the target port's listener
                   T_OWNER=$( (ss -ltnpH 2>/dev/null || true) | awk -v p="$T_PORT" '{ n = split($4, a, ":"); if (a[n] == p) print }' | grep -oE 'pid=[0-9]+' | head -1 | cut -d= -f2)
                   [ -n "$T_OWNER" ] && T_PID=$(pick "$T_OWNER")
-                  [ -n "$T_PID" ] && echo "@@$N discovered pid=$T_PID listening on port=$T_PORT"
+                  [ -n "$T_PID" ] && say "discovered pid=$T_PID listening on port=$T_PORT"
                   # else a front end that does not listen yet (loading)
                   [ -z "$T_PID" ] && T_PID=$(pick $(pgrep -f -- "$T_FRONTENDS" 2>/dev/null))
                 else
@@ -424,39 +343,31 @@ public final class ProbeBundle {
         b.append("""
                 if [ -z "$T_PORT" ] && [ -n "$T_PID" ]; then
                   T_PORT=$( (ss -ltnpH 2>/dev/null || true) | grep "pid=$T_PID," | awk '{print $4}' | sed 's/.*://' | head -1)
-                  [ -n "$T_PORT" ] && echo "@@$N discovered port=$T_PORT pid=$T_PID"
+                  [ -n "$T_PORT" ] && say "discovered port=$T_PORT pid=$T_PID"
                 fi
                 if [ -z "$T_PORT" ] && [ -n "$T_PID" ]; then
                   T_PORT=$(tr '\\0' ' ' < "/proc/$T_PID/cmdline" 2>/dev/null | grep -oE -- '--port[= ][0-9]+' | grep -oE '[0-9]+$' | head -1)
-                  [ -n "$T_PORT" ] && echo "@@$N discovered port=$T_PORT pid=$T_PID from its command line"
+                  [ -n "$T_PORT" ] && say "discovered port=$T_PORT pid=$T_PID from its command line"
                 fi
                 if [ -z "$T_PORT" ]; then
                   case "$T_SERVER" in @DEFAULT_PORTS@ *) T_PORT=30000;; esac
-                  echo "@@$N assumed port=$T_PORT"
+                  say "assumed port=$T_PORT"
                 fi
                 if [ -z "$T_LOG" ] && [ -n "$T_PID" ]; then
                   T_LOG=$(readlink "/proc/$T_PID/fd/1" 2>/dev/null)
                   T_LOG=${T_LOG% (deleted)}
                   # only a regular file: a terminal or a pipe behind stdout must never be read
-                  if [ -f "$T_LOG" ]; then echo "@@$N discovered log=$T_LOG pid=$T_PID"; else T_LOG=; fi
+                  if [ -f "$T_LOG" ]; then say "discovered log=$T_LOG pid=$T_PID"; else T_LOG=; fi
                 fi
                 export T_PORT T_LOG T_PID
                 d=$(mktemp -d 2>/dev/null) || { d=/tmp/triage.$$.$N; (umask 077; mkdir "$d") || exit 1; }
                 trap 'rm -rf "$d"' EXIT
-                p() {
-                  s=$(date +%s%N)
-                  timeout -k 2 "$2" bash -c "$3" >"$d/o" 2>"$d/e" </dev/null
-                  rc=$?
-                  e=$(date +%s%N)
-                  echo "@@$N probe $1 rc=$rc ms=$(( (e - s) / 1000000 ))"
-                  [ "$1" = health ] && T_HEALTH=$(head -c 64 "$d/o")
                 """.replace("@DEFAULT_PORTS@", defaultPorts()));
-        b.append("  head -c ").append(MAX_OUT).append(" \"$d/o\" | base64 -w0; echo\n");
-        b.append("  head -c ").append(MAX_ERR).append(" \"$d/e\" | base64 -w0; echo\n");
-        b.append("}\n");
         b.append("T_LOOK_MS=").append(secondLookMs).append('\n');
+        boolean sampled = false;
         for (Probe p : probes) {
-            if (isFirstLook(p)) {
+            boolean second = p.when() == ProbeCatalogue.When.SECOND_LOOK;
+            if (second && !sampled) {
                 // the second look: only when a server process lives and health failed or was slow
                 b.append("T_SECOND=\n");
                 b.append("if [ \"$T_LOOK_MS\" -gt 0 ] && [ -n \"$T_PID\" ] && [ -d \"/proc/$T_PID\" ]; then\n");
@@ -467,31 +378,24 @@ public final class ProbeBundle {
                 b.append("  esac\n");
                 b.append("fi\n");
                 b.append("export T_PID T_LOOK_MS\n");
-                b.append("[ -n \"$T_SECOND\" ] || echo \"@@$N skipped second_look (health answered in time, or no server process)\"\n");
+                b.append("[ -n \"$T_SECOND\" ] || say \"skipped second_look (health answered in time, or no server process)\"\n");
             }
-            if (isFirstLook(p) || isSecondLook(p)) {
-                b.append("if [ -n \"$T_SECOND\" ]; then ");
-            } else if (p.name().startsWith("log_")) {
+            String invocation = ProbeFrames.invocation(p.name(), p.timeoutSeconds(), quote(p.command()));
+            switch (p.when()) {
+                case SECOND_LOOK -> b.append("if [ -n \"$T_SECOND\" ]; then ").append(invocation).append("; fi\n");
                 // a regular file, or one that does not exist (its absence is evidence); never a device or a pipe
-                b.append("if [ -n \"$T_LOG\" ] && { [ -f \"$T_LOG\" ] || [ ! -e \"$T_LOG\" ]; }; then ");
+                case LOG_FILE -> b.append("if [ -n \"$T_LOG\" ] && { [ -f \"$T_LOG\" ] || [ ! -e \"$T_LOG\" ]; }; then ")
+                        .append(invocation).append("; fi\n");
+                case ALWAYS -> b.append(invocation).append('\n');
             }
-            b.append("p ").append(p.name()).append(' ').append(p.timeoutSeconds()).append(' ').append(quote(p.command()));
-            b.append(p.name().startsWith("log_") || isFirstLook(p) || isSecondLook(p) ? "; fi\n" : "\n");
-            if (isFirstLook(p)) {
+            if (second && !sampled) {
                 // the interval runs from the end of the first sample: the samples are at least that far apart
                 b.append("T_LOOK_T0=$(( $(date +%s%N) / 1000000 )); export T_LOOK_T0\n");
+                sampled = true;
             }
         }
-        b.append("echo \"@@$N end\"\n");
+        b.append(ProbeFrames.END).append('\n');
         return b.toString();
-    }
-
-    private static boolean isFirstLook(Probe p) {
-        return p.name().equals(FIRST_LOOK.name());
-    }
-
-    private static boolean isSecondLook(Probe p) {
-        return p.name().equals(SECOND_LOOK.name());
     }
 
     /** The case arms that assume each known server kind's default port ({@code serves:} of its markers file). */

@@ -136,6 +136,12 @@ public final class Consistency {
      */
     public static Report check(RuleBase rules, Path rulesDir, KnowledgeBase kb, Path knowledgeDir, Set<String> probes,
                                Path scenariosDir) {
+        return checkAll(rules, rulesDir, kb, knowledgeDir, probes, scenariosDir == null ? List.of() : List.of(scenariosDir));
+    }
+
+    /** As above, with several scenario directories (the home's and a site overlay's); none: scenarios unchecked. */
+    public static Report checkAll(RuleBase rules, Path rulesDir, KnowledgeBase kb, Path knowledgeDir, Set<String> probes,
+                                  List<Path> scenarioDirs) {
         Consistency c = new Consistency(rulesDir.toAbsolutePath().normalize().getParent(), kb, probes);
         c.knowledgeDir = knowledgeDir;
         List<PackageDescr> descrs = rules.descriptors();
@@ -143,18 +149,20 @@ public final class Consistency {
             descrs = parse(RuleBase.sources(rules.files()));
         }
         c.rulesDir = rulesDir.toAbsolutePath().normalize();
+        c.overlayRules = rules.overlayRules();
         for (PackageDescr p : descrs) {
             for (RuleDescr r : p.getRules()) {
                 c.readRule(c.fileOf(r), r);
             }
         }
         c.compare();
-        c.scenarios(scenariosDir);
+        scenarioDirs.forEach(c::scenarios);
         return new Report(c.errors, c.warnings);
     }
 
     private Path knowledgeDir;
     private Path rulesDir;
+    private Path overlayRules;
 
     // ------------------------------------------------------------------------------------ reading ----
 
@@ -185,6 +193,10 @@ public final class Consistency {
         String src = r.getResource() == null ? null : r.getResource().getSourcePath();
         if (src == null) {
             return "rules";
+        }
+        Path overlay = RuleBase.overlayFile(src, overlayRules);
+        if (overlay != null) {
+            return name(overlay);
         }
         String marker = "triage/rules/";
         int at = src.indexOf(marker);
@@ -785,6 +797,13 @@ public final class Consistency {
 
     /** The site of {@code section: key:} in a knowledge file. */
     private Site yaml(String file, String section, String key) {
+        java.util.Optional<Path> given = kb.originFile(section, key);
+        if (given.isPresent()) {
+            // a top-level file, a topic fragment or an overlay's file: wherever the entry was given
+            Map<String, Map<String, Integer>> lines = yamlLines.computeIfAbsent(given.get().toString(),
+                    x -> keyLines(given.get()));
+            return new Site(name(given.get()), lines.getOrDefault(section, Map.of()).getOrDefault(key, 0), "");
+        }
         Path f = knowledgeDir == null ? Path.of("knowledge-base", file) : knowledgeDir.resolve(file);
         Map<String, Map<String, Integer>> lines = yamlLines.computeIfAbsent(file, x -> keyLines(f));
         return new Site(name(f), lines.getOrDefault(section, Map.of()).getOrDefault(key, 0), "");

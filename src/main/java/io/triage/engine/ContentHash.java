@@ -21,12 +21,29 @@ public final class ContentHash {
 
     /** {@code sha256:} and the first 16 hex digits of the digest of {@code home}'s rules and knowledge. */
     public static String of(Path home) {
+        return of(home, null);
+    }
+
+    /**
+     * As {@link #of(Path)}, over the shipped rules and knowledge and then a site overlay's ({@code overlay/rules/…},
+     * {@code overlay/knowledge-base/…}, its scenarios aside; by content, not by where it lies). Without an overlay
+     * (null) the hash is the shipped files' alone, as it always was.
+     */
+    public static String of(Path home, io.triage.knowledge.Overlay overlay) {
         MessageDigest md;
         try {
             md = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
         }
+        hash(md, home, "");
+        if (overlay != null) {
+            hash(md, overlay.dir(), "overlay/");
+        }
+        return "sha256:" + HexFormat.of().formatHex(md.digest()).substring(0, 16);
+    }
+
+    private static void hash(MessageDigest md, Path home, String prefix) {
         for (String part : List.of("rules", "knowledge-base")) {
             Path dir = home.resolve(part);
             if (!Files.isDirectory(dir)) {
@@ -40,7 +57,7 @@ public final class ContentHash {
                 continue; // a directory that cannot be listed failed the load already
             }
             for (Path f : files) {
-                field(md, (part + "/" + dir.relativize(f)).replace('\\', '/').getBytes(StandardCharsets.UTF_8));
+                field(md, (prefix + part + "/" + dir.relativize(f)).replace('\\', '/').getBytes(StandardCharsets.UTF_8));
                 try {
                     field(md, Files.readAllBytes(f));
                 } catch (IOException e) {
@@ -48,7 +65,6 @@ public final class ContentHash {
                 }
             }
         }
-        return "sha256:" + HexFormat.of().formatHex(md.digest()).substring(0, 16);
     }
 
     /** Length-prefixed, so that no two different inputs hash alike by moving bytes between fields. */

@@ -61,8 +61,13 @@ public final class RuleBase {
     /** The consistency check's warnings ({@link Consistency}); empty until checked. */
     private final List<Problem> consistency;
 
+    /** The overlay's {@code rules/} compiled into this base, or null. */
+    private final Path overlayRules;
+
     private RuleBase(KieBase kieBase, List<Path> files, List<Problem> warnings, Origin origin,
-                     List<org.drools.drl.ast.descr.PackageDescr> descriptors, List<Problem> consistency) {
+                     List<org.drools.drl.ast.descr.PackageDescr> descriptors, List<Problem> consistency,
+                     Path overlayRules) {
+        this.overlayRules = overlayRules;
         this.kieBase = kieBase;
         this.files = files;
         this.warnings = warnings;
@@ -77,7 +82,35 @@ public final class RuleBase {
      * @throws RuleBaseException listing every error, with file and line
      */
     public static RuleBase load(Path dir) {
-        return compile(dir, sources(ruleFiles(dir)), new Origin(Origin.Kind.SOURCE, "rules compiled from " + dir));
+        return load(dir, null);
+    }
+
+    /**
+     * Compiles every rule file under {@code dir} and under {@code overlayRules} (a site overlay's {@code rules/}, or
+     * null) into one base. A rule name is the rule's identity in every verdict, so one given in both (in any package)
+     * is refused, naming both files and lines.
+     *
+     * @throws RuleBaseException listing every error, with file and line
+     */
+    public static RuleBase load(Path dir, Path overlayRules) {
+        return compile(dir, overlayRules, sources(ruleFiles(dir, overlayRules)),
+                new Origin(Origin.Kind.SOURCE, "rules compiled from " + dir
+                        + (overlayRules == null ? "" : " and the overlay's " + overlayRules)));
+    }
+
+    /** The rule files of {@code dir} then those of {@code overlayRules} (null: none; it may hold none). */
+    static List<Path> ruleFiles(Path dir, Path overlayRules) {
+        List<Path> files = new ArrayList<>(ruleFiles(dir));
+        if (overlayRules != null && Files.isDirectory(overlayRules, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try (Stream<Path> s = Files.walk(overlayRules)) {
+                s.filter(p -> Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                        .filter(p -> p.toString().endsWith(".drl") || p.toString().endsWith(".drl.csv"))
+                        .sorted().forEach(files::add);
+            } catch (IOException | java.io.UncheckedIOException e) {
+                throw new RuleBaseException("cannot list " + overlayRules + ": " + e.getMessage(), List.of());
+            }
+        }
+        return List.copyOf(files);
     }
 
     /** The DRL and decision-table files under {@code dir}, sorted. */
@@ -116,20 +149,64 @@ public final class RuleBase {
 
     /** Compiles the {@code sources} (file: content, in order); errors are thrown with file and line. */
     static RuleBase compile(Path dir, Map<Path, byte[]> sources, Origin origin) {
+        return compile(dir, null, sources, origin);
+    }
+
+    /**
+     * How an overlay's rule file is named among the rule base's resources: {@code overlay~} and its path under the
+     * overlay's {@code rules/} ({@code /} written {@code ~}), in the folder of the package it declares (so that Drools
+     * finds folder and package agreeing, as for the shipped files).
+     */
+    static final String OVERLAY_PREFIX = "overlay~";
+    private static final java.util.regex.Pattern PACKAGE = java.util.regex.Pattern.compile(
+            "(?m)^\\s*package\\s+([A-Za-z_$][\\w$]*(?:\\.[A-Za-z_$][\\w$]*)*)\\s*;?\\s*$");
+
+    /** The resource path of an overlay's rule file {@code rel} (relative to its {@code rules/}) of content {@code drl}. */
+    static String overlayResource(String rel, byte[] drl) {
+        java.util.regex.Matcher m = PACKAGE.matcher(new String(drl, 0, Math.min(drl.length, 1 << 16),
+                java.nio.charset.StandardCharsets.UTF_8));
+        String folder = m.find() ? m.group(1).replace('.', '/') : "triage/overlay";
+        return folder + "/" + OVERLAY_PREFIX + rel.replace('/', '~');
+    }
+
+    /** The overlay's file a resource path names ({@link #overlayResource}), or null when it names a shipped file. */
+    static Path overlayFile(String resource, Path overlayRules) {
+        if (resource == null || overlayRules == null) {
+            return null;
+        }
+        int slash = resource.lastIndexOf('/');
+        String name = resource.substring(slash + 1);
+        return name.startsWith(OVERLAY_PREFIX)
+                ? overlayRules.resolve(name.substring(OVERLAY_PREFIX.length()).replace('~', '/')) : null;
+    }
+
+    /**
+     * Compiles the {@code sources} (file: content, in order: those under {@code overlayRules} are the overlay's);
+     * errors are thrown with file and line.
+     */
+    static RuleBase compile(Path dir, Path overlayRules, Map<Path, byte[]> sources, Origin origin) {
         List<Path> files = List.copyOf(sources.keySet());
+        if (overlayRules != null && files.stream().anyMatch(f -> f.startsWith(overlayRules))) {
+            List<Problem> clashes = nameClashes(dir, overlayRules, sources);
+            if (!clashes.isEmpty()) {
+                throw new RuleBaseException("the overlay's rules clash with the rules in " + dir, clashes);
+            }
+        }
         KieServices ks = KieServices.Factory.get();
         ReleaseId id = ks.newReleaseId("io.triage", "rules", "1.0.0-" + Long.toHexString(System.nanoTime()));
         KieFileSystem kfs = ks.newKieFileSystem();
         kfs.generateAndWritePomXML(id);
         for (Map.Entry<Path, byte[]> f : sources.entrySet()) {
-            String rel = dir.relativize(f.getKey()).toString().replace('\\', '/');
-            kfs.write("src/main/resources/triage/rules/" + rel, f.getValue());
+            boolean overlay = overlayRules != null && f.getKey().startsWith(overlayRules);
+            String rel = (overlay ? overlayRules : dir).relativize(f.getKey()).toString().replace('\\', '/');
+            kfs.write("src/main/resources/" + (overlay ? overlayResource(rel, f.getValue()) : "triage/rules/" + rel),
+                    f.getValue());
         }
         KieBuilder builder = ks.newKieBuilder(kfs).buildAll();
         List<Problem> errors = new ArrayList<>();
         List<Problem> warnings = new ArrayList<>();
         for (Message m : builder.getResults().getMessages()) {
-            String path = m.getPath() == null ? "" : m.getPath().replaceFirst("^(src/main/resources/)?triage/rules/", "");
+            String path = displayPath(m.getPath(), overlayRules);
             Problem p = new Problem(m.getLevel().name().toLowerCase(java.util.Locale.ROOT), path, m.getLine(),
                     m.getText().strip());
             if (m.getLevel() == Message.Level.ERROR) {
@@ -161,7 +238,7 @@ public final class RuleBase {
         }
         try {
             return new RuleBase(ks.newKieContainer(id).getKieBase(), files, List.copyOf(warnings), origin,
-                    descrs == null || descrs.isEmpty() ? null : List.copyOf(descrs), List.of());
+                    descrs == null || descrs.isEmpty() ? null : List.copyOf(descrs), List.of(), overlayRules);
         } finally {
             // the container's module is not needed once the base exists; keep the repository clean
             ks.getRepository().removeKieModule(id);
@@ -189,7 +266,7 @@ public final class RuleBase {
      * @throws IOException when the bytes are not such packages
      */
     static RuleBase fromPackages(byte[] packages, List<Path> files, List<Problem> warnings, List<Problem> consistency,
-                                 Origin origin) throws IOException {
+                                 Origin origin, Path overlayRules) throws IOException {
         InternalKnowledgeBase base = KnowledgeBaseFactory.newKnowledgeBase();
         List<KiePackage> read = new ArrayList<>();
         try (DroolsObjectInputStream in = new DroolsObjectInputStream(new java.io.ByteArrayInputStream(packages),
@@ -209,7 +286,7 @@ public final class RuleBase {
             throw new IOException("unreadable packages: " + e.getMessage(), e);
         }
         base.addPackages(read);
-        return new RuleBase(base, files, List.copyOf(warnings), origin, null, consistency);
+        return new RuleBase(base, files, List.copyOf(warnings), origin, null, consistency, overlayRules);
     }
 
     private static final List<String> ALLOWED = List.of("java.", "javax.", "org.drools.", "org.kie.", "org.mvel2.",
@@ -273,7 +350,7 @@ public final class RuleBase {
 
     /** The same base, said to come from {@code o}. */
     RuleBase withOrigin(Origin o) {
-        return new RuleBase(kieBase, files, warnings, o, descriptors, consistency);
+        return new RuleBase(kieBase, files, warnings, o, descriptors, consistency, overlayRules);
     }
 
     /**
@@ -286,7 +363,7 @@ public final class RuleBase {
         if (!report.ok()) {
             throw new RuleBaseException("the rules and the knowledge base do not agree", report.errors());
         }
-        return new RuleBase(kieBase, files, warnings, origin, null, report.warnings());
+        return new RuleBase(kieBase, files, warnings, origin, null, report.warnings(), overlayRules);
     }
 
     /** What the compiler parsed (a base compiled here, not yet checked), or null. */
@@ -297,6 +374,52 @@ public final class RuleBase {
     /** The consistency check's warnings: ids produced and never used, ids that cannot be checked. */
     public List<Problem> consistencyWarnings() {
         return consistency;
+    }
+
+    /** The overlay's {@code rules/} compiled into this base, or null when there is none. */
+    public Path overlayRules() {
+        return overlayRules;
+    }
+
+    /**
+     * A compiler's path as the author knows it: relative to the rules directory for the shipped files (as always),
+     * the overlay's file in full for the overlay's.
+     */
+    static String displayPath(String kiePath, Path overlayRules) {
+        if (kiePath == null) {
+            return "";
+        }
+        String p = kiePath.replaceFirst("^src/main/resources/", "");
+        Path overlay = overlayFile(p, overlayRules);
+        if (overlay != null) {
+            return overlay.toString();
+        }
+        return p.replaceFirst("^triage/rules/", "");
+    }
+
+    /**
+     * Rule names given twice among the shipped and the overlay's rule files (in any package: a verdict names a rule by
+     * its name alone), each with both files and lines, from Drools' own parse of each file.
+     */
+    static List<Problem> nameClashes(Path dir, Path overlayRules, Map<Path, byte[]> sources) {
+        Map<String, Problem> first = new LinkedHashMap<>();
+        List<Problem> clashes = new ArrayList<>();
+        for (org.drools.drl.ast.descr.PackageDescr p : Consistency.parse(sources)) {
+            for (org.drools.drl.ast.descr.RuleDescr r : p.getRules()) {
+                String src = r.getResource() == null ? "" : r.getResource().getSourcePath();
+                Path f = src == null || src.isEmpty() ? null : Path.of(src);
+                String file = f == null ? "?" : f.startsWith(overlayRules) ? f.toString()
+                        : dir.relativize(f).toString().replace('\\', '/');
+                Problem here = new Problem("error", file, r.getLine(), "rule \"" + r.getName() + "\"");
+                Problem before = first.putIfAbsent(r.getName(), here);
+                if (before != null) {
+                    clashes.add(new Problem("error", file, r.getLine(), "rule \"" + r.getName()
+                            + "\" is defined twice: at " + before.file() + ":" + before.line() + " and at " + file + ":"
+                            + r.getLine() + " (an overlay's rule needs a name of its own)"));
+                }
+            }
+        }
+        return clashes;
     }
 
     /** Whether these rules were compiled now or loaded from the cache. */

@@ -107,17 +107,27 @@ public final class RuleBaseCache {
      * or throws), and only a checked base is stored: an entry read back was checked when it was made.
      */
     public RuleBase load(Path rules, Path knowledge, java.util.function.UnaryOperator<RuleBase> check) {
-        Map<Path, byte[]> sources = RuleBase.sources(RuleBase.ruleFiles(rules));
+        return load(rules, knowledge, null, check);
+    }
+
+    /**
+     * As {@link #load(Path, Path, java.util.function.UnaryOperator)}, with a site overlay's rules compiled into the
+     * same base and its rules and knowledge part of the key (null: no overlay, and the key of the shipped files alone).
+     */
+    public RuleBase load(Path rules, Path knowledge, io.triage.knowledge.Overlay overlay,
+                         java.util.function.UnaryOperator<RuleBase> check) {
+        Path overlayRules = overlay == null ? null : overlay.rulesDir();
+        Map<Path, byte[]> sources = RuleBase.sources(RuleBase.ruleFiles(rules, overlayRules));
         List<Path> files = List.copyOf(sources.keySet());
         String key;
         try {
-            key = key(rules, sources, knowledge);
+            key = key(rules, sources, knowledge, overlay);
         } catch (IOException e) {
             throw new RuleBaseException("cannot read the rules in " + rules + ": " + e.getMessage(), List.of());
         }
         String refused = product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
         if (refused != null) {
-            return check.apply(RuleBase.compile(rules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED,
+            return check.apply(RuleBase.compile(rules, overlayRules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED,
                     "rule cache " + dir + " not used (" + refused + "); rules compiled in memory")));
         }
         Path entry = dir.resolve(key + ".rulebase");
@@ -126,12 +136,12 @@ public final class RuleBaseCache {
             try {
                 Entry e = read(entry, key);
                 return RuleBase.fromPackages(e.packages(), files, e.warnings(), e.consistency(),
-                        new RuleBase.Origin(RuleBase.Origin.Kind.CACHE, "rules loaded from the cache " + entry));
+                        new RuleBase.Origin(RuleBase.Origin.Kind.CACHE, "rules loaded from the cache " + entry), overlayRules);
             } catch (IOException | RuntimeException ex) {
                 ignored = ex.getMessage() == null ? ex.toString() : ex.getMessage();
             }
         }
-        RuleBase c = check.apply(RuleBase.compile(rules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHED, "")));
+        RuleBase c = check.apply(RuleBase.compile(rules, overlayRules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHED, "")));
         String stored;
         try {
             write(entry, key, c.packages(), c.warnings(), c.consistencyWarnings());
@@ -328,14 +338,36 @@ public final class RuleBaseCache {
      * name and content of every rule file and every knowledge file (scenarios aside: they are test data).
      */
     String key(Path rules, Map<Path, byte[]> ruleSources, Path knowledge) throws IOException {
+        return key(rules, ruleSources, knowledge, null);
+    }
+
+    /**
+     * As {@link #key(Path, Map, Path)}, with a site overlay: its directory (warnings name its files), and the name and
+     * content of each of its rule files and knowledge files (its scenarios aside). Without one, the key is the shipped
+     * files' alone, as it always was.
+     */
+    String key(Path rules, Map<Path, byte[]> ruleSources, Path knowledge, io.triage.knowledge.Overlay overlay)
+            throws IOException {
+        Path overlayRules = overlay == null ? null : overlay.rulesDir();
         MessageDigest md = sha256();
         field(md, "product " + product);
         field(md, "drools " + droolsVersion());
         field(md, "java " + Runtime.version().feature());
         for (Map.Entry<Path, byte[]> f : ruleSources.entrySet()) {
-            field(md, "rule " + rules.relativize(f.getKey()).toString().replace('\\', '/'));
+            boolean fromOverlay = overlayRules != null && f.getKey().startsWith(overlayRules);
+            field(md, (fromOverlay ? "overlay-rule " : "rule ")
+                    + (fromOverlay ? overlayRules : rules).relativize(f.getKey()).toString().replace('\\', '/'));
             field(md, f.getValue());
         }
+        knowledgeFields(md, "knowledge ", knowledge);
+        if (overlay != null) {
+            field(md, "overlay " + overlay.dir());
+            knowledgeFields(md, "overlay-knowledge ", overlay.knowledgeDir());
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    private static void knowledgeFields(MessageDigest md, String prefix, Path knowledge) throws IOException {
         if (knowledge != null && Files.isDirectory(knowledge)) {
             List<Path> kfiles;
             try (Stream<Path> s = Files.walk(knowledge)) {
@@ -343,11 +375,10 @@ public final class RuleBaseCache {
                 kfiles = s.filter(p -> !p.startsWith(scenarios)).filter(Files::isRegularFile).sorted().toList();
             }
             for (Path f : kfiles) {
-                field(md, "knowledge " + knowledge.relativize(f).toString().replace('\\', '/'));
+                field(md, prefix + knowledge.relativize(f).toString().replace('\\', '/'));
                 field(md, Files.readAllBytes(f));
             }
         }
-        return HexFormat.of().formatHex(md.digest());
     }
 
     private static void field(MessageDigest md, String s) {

@@ -48,6 +48,7 @@ public final class Diagnoser {
 
     private final String home;
     private final String ruleBase;
+    private final String overlay;
 
     public Diagnoser(KnowledgeBase kb, Engine engine) {
         this(kb, engine, "");
@@ -60,6 +61,12 @@ public final class Diagnoser {
 
     /** @param ruleBase the content hash of the rules and knowledge, reported in every diagnosis's engine section */
     public Diagnoser(KnowledgeBase kb, Engine engine, String home, String ruleBase) {
+        this(kb, engine, home, ruleBase, "");
+    }
+
+    /** @param overlay the site overlay's directory whose rules and knowledge extend the home's, or empty */
+    public Diagnoser(KnowledgeBase kb, Engine engine, String home, String ruleBase, String overlay) {
+        this.overlay = overlay == null ? "" : overlay;
         this.ruleBase = ruleBase == null ? "" : ruleBase;
         this.home = home == null ? "" : home;
         this.kb = kb;
@@ -227,7 +234,7 @@ public final class Diagnoser {
         return new Diagnosis(Diagnosis.SCHEMA, source, obs.target(), verdict.cause(), verdict.subtype(),
                 policy.confidence(verdict), title, spec.summary() == null ? "" : spec.summary().strip(), caveats, views,
                 ruledOut, qs, steps, coverage(probes, unparseable, obs.notes()),
-                new Diagnosis.Engine(run.fired(), List.copyOf(names), run.stoppedAtLimit(), home, ruleBase),
+                new Diagnosis.Engine(run.fired(), List.copyOf(names), run.stoppedAtLimit(), home, ruleBase, overlay),
                 host(gpus, procs, probes));
     }
 

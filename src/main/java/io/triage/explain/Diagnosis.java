@@ -89,12 +89,19 @@ public record Diagnosis(String schema, String source, Target target, String caus
      *
      * @param home the directory whose {@code rules/} and {@code knowledge-base/} were used (absolute), or empty
      * @param ruleBase the content hash of those rules and knowledge ({@code sha256:} and 16 hex digits), or empty:
-     *                 a server that reloads its rules names which base gave each verdict
+     *                 a server that reloads its rules names which base gave each verdict; it covers a site overlay's
+     *                 rules and knowledge too
+     * @param overlay the site overlay's directory (absolute) whose rules and knowledge extend the home's, or empty
      */
     public record Engine(int rulesFired, List<String> rulesFiredNames, boolean stoppedAtLimit, String home,
-                         String ruleBase) {
+                         String ruleBase, String overlay) {
         public Engine(int rulesFired, List<String> rulesFiredNames, boolean stoppedAtLimit, String home) {
-            this(rulesFired, rulesFiredNames, stoppedAtLimit, home, "");
+            this(rulesFired, rulesFiredNames, stoppedAtLimit, home, "", "");
+        }
+
+        public Engine(int rulesFired, List<String> rulesFiredNames, boolean stoppedAtLimit, String home,
+                      String ruleBase) {
+            this(rulesFired, rulesFiredNames, stoppedAtLimit, home, ruleBase, "");
         }
     }
 
@@ -122,7 +129,8 @@ public record Diagnosis(String schema, String source, Target target, String caus
                         strings(coverage.absent(), f), strings(coverage.failed(), f), strings(coverage.unparseable(), f),
                         strings(coverage.notes(), f)),
                 engine == null ? null : new Engine(engine.rulesFired(), strings(engine.rulesFiredNames(), f),
-                        engine.stoppedAtLimit(), f.apply(engine.home()), f.apply(engine.ruleBase())),
+                        engine.stoppedAtLimit(), f.apply(engine.home()), f.apply(engine.ruleBase()),
+                        f.apply(engine.overlay())),
                 host == null ? null : new HostView(
                         host.gpus().stream().map(g -> new GpuView(g.index(), f.apply(g.name()), g.memoryUsedMiB(),
                                 g.memoryTotalMiB(), g.utilizationPercent(), g.powerW())).toList(),

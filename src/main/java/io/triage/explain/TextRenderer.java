@@ -146,6 +146,14 @@ public final class TextRenderer extends SanitisedView {
             b.append("  note: ").append(n).append('\n');
         }
         b.append("  rules fired: ").append(d.engine().rulesFired()).append('\n');
+        if (!d.engine().ruleBase().isEmpty()) {
+            // the verdict can be reproduced on the same rules and knowledge: this hash names them (overlay included)
+            b.append("  rule base: ").append(d.engine().ruleBase());
+            if (!d.engine().overlay().isEmpty()) {
+                b.append(" (with the site overlay ").append(d.engine().overlay()).append(')');
+            }
+            b.append('\n');
+        }
         return b.toString();
     }
 

@@ -152,15 +152,58 @@ public final class KnowledgeBase {
         }
     }
 
+    /** The knowledge base of {@code dir} alone: {@link #load(Path, Overlay)} with no overlay. */
     public static KnowledgeBase load(Path dir) {
+        return load(dir, null);
+    }
+
+    /**
+     * Loads the knowledge base of {@code dir} and, when {@code overlay} is not null, extends it with the overlay's.
+     * The sections of {@code causes.yaml}, {@code texts.yaml}, {@code remediation.yaml} and {@code differentials.yaml}
+     * may also be given by fragments ({@code dir/topics/**.yaml}; every YAML file of the overlay's
+     * {@code knowledge-base/} but its {@code markers/} and {@code scenarios/}), markers by fragments or by marker
+     * files ({@code markers/*.yaml}, the overlay's too). All are merged; an id given twice is an error that names both
+     * files and lines.
+     */
+    public static KnowledgeBase load(Path dir, Overlay overlay) {
         if (!Files.isDirectory(dir)) {
             throw new KnowledgeException("knowledge base directory not found: " + dir);
         }
         ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        Fragments fragments = new Fragments(yaml);
+        CauseFile cf0 = read(yaml, dir.resolve("causes.yaml"), CauseFile.class);
+        TextFile txt0 = read(yaml, dir.resolve("texts.yaml"), TextFile.class);
+        StepFile sf0 = read(yaml, dir.resolve("remediation.yaml"), StepFile.class);
+        require(sf0.steps() != null, dir.resolve("remediation.yaml"), "needs 'steps:'");
+        DifferentialFile df0 = read(yaml, dir.resolve("differentials.yaml"), DifferentialFile.class);
+        require(df0.differentials() != null, dir.resolve("differentials.yaml"), "needs 'differentials:'");
+        fragments.addFile(dir.resolve("causes.yaml"), cf0);
+        fragments.addFile(dir.resolve("texts.yaml"), txt0);
+        fragments.addFile(dir.resolve("remediation.yaml"), sf0);
+        fragments.addFile(dir.resolve("differentials.yaml"), df0);
+        for (Path f : Fragments.yamlFiles(dir.resolve(TOPICS), List.of())) {
+            fragments.addFragment(f);
+        }
+        Path overlayKb = overlay == null ? null : overlay.knowledgeDir();
+        if (overlayKb != null) {
+            for (Path f : Fragments.yamlFiles(overlayKb, List.of(overlayKb.resolve("markers"), overlayKb.resolve("scenarios")))) {
+                fragments.addFragment(f);
+            }
+        }
+        CauseFile cf = fragments.merged(CauseFile.class);
+        TextFile txt = fragments.merged(TextFile.class);
+        StepFile sf = fragments.merged(StepFile.class);
+        Map<String, Fragments.Site> stepSites = fragments.sites().getOrDefault("steps", Map.of());
+
         Map<String, ServesSpec> serves = new LinkedHashMap<>();
         Map<String, String> kindByAlias = new HashMap<>();
-        List<Marker> markers = loadMarkers(yaml, dir.resolve("markers"), serves, kindByAlias);
+        List<Map.Entry<Path, MarkerFile>> markerFiles = new ArrayList<>(markerFiles(yaml, dir.resolve("markers"), true));
+        if (overlayKb != null) {
+            markerFiles.addAll(markerFiles(yaml, overlayKb.resolve("markers"), false));
+        }
+        markerFiles.addAll(fragments.markerFiles());
+        List<Marker> markers = loadMarkers(markerFiles, dir.resolve("markers"), serves, kindByAlias, fragments);
         ProcessFile pf = read(yaml, dir.resolve("processes.yaml"), ProcessFile.class);
         ProcessPatterns processes = ProcessPatterns.compile(pf, dir.resolve("processes.yaml"));
         GpuProfileFile gf = read(yaml, dir.resolve("gpu-profiles.yaml"), GpuProfileFile.class);
@@ -182,36 +225,66 @@ public final class KnowledgeBase {
                     "Xid " + x.code() + " needs name, implicates and action");
             xids.put(x.code(), new XidInfo(x.code(), x.name(), x.implicates(), x.fault(), x.action()));
         }
-        CauseFile cf = read(yaml, dir.resolve("causes.yaml"), CauseFile.class);
-        TextFile txt = read(yaml, dir.resolve("texts.yaml"), TextFile.class);
-        StepFile sf = read(yaml, dir.resolve("remediation.yaml"), StepFile.class);
-        require(sf.steps() != null, dir.resolve("remediation.yaml"), "needs 'steps:'");
         for (Map.Entry<String, StepSpec> e : sf.steps().entrySet()) {
             StepSpec st = e.getValue();
-            require(st.title() != null && st.rationale() != null, dir.resolve("remediation.yaml"),
+            Fragments.Site site = stepSites.get(e.getKey());
+            Path file = site == null ? dir.resolve("remediation.yaml") : site.file();
+            require(st != null && st.title() != null && st.rationale() != null, file,
                     "step " + e.getKey() + " needs title and rationale");
             for (String c : st.causes() == null ? List.<String>of() : st.causes()) {
                 String cause = c.contains("/") ? c.substring(0, c.indexOf('/')) : c;
-                require(cf.causes().containsKey(cause), dir.resolve("remediation.yaml"),
+                require(cf.causes() != null && cf.causes().containsKey(cause), file,
                         "step " + e.getKey() + " names unknown cause '" + cause + "'");
             }
         }
         Set<String> markerIds = new HashSet<>();
         markers.forEach(m -> markerIds.add(m.id()));
         Cadence cadence = Cadence.load(yaml, dir.resolve("cadence.yaml"), markerIds);
-        return new KnowledgeBase(markers, serves, kindByAlias, processes, profiles, gf.defaults(), thresholds, xids,
+        KnowledgeBase kb = new KnowledgeBase(markers, serves, kindByAlias, processes, profiles, gf.defaults(), thresholds, xids,
                 new LinkedHashMap<>(cf.causes()), txt.symptoms() == null ? Map.of() : txt.symptoms(),
                 txt.questions() == null ? Map.of() : txt.questions(), sf.steps(), cadence,
-                differentials(yaml, dir.resolve("differentials.yaml"), cf, txt));
+                differentials(fragments.merged(DifferentialFile.class), cf, txt,
+                        fragments.sites().getOrDefault("differentials", Map.of()), dir.resolve("differentials.yaml")));
+        kb.sites.putAll(fragments.sites());
+        return kb;
+    }
+
+    /** Where the shipped knowledge base keeps its fragments, one file per topic. */
+    public static final String TOPICS = "topics";
+
+    /** Per section ({@code causes}, {@code symptoms}, {@code steps}, {@code markers}…), per id, where it was given. */
+    private final Map<String, Map<String, Fragments.Site>> sites = new HashMap<>();
+
+    /** Where an entry of the knowledge base was given: its file and line. */
+    public record Origin(Path file, int line) { }
+
+    /**
+     * The file (and line) that gave the entry {@code id} of {@code section} ({@code causes}, {@code symptoms},
+     * {@code questions}, {@code steps}, {@code differentials}, {@code markers}), when known: a top-level file, a topic
+     * fragment or an overlay's file.
+     */
+    public Optional<Origin> origin(String section, String id) {
+        Fragments.Site s = sites.getOrDefault(section, Map.of()).get(id);
+        if (s == null) {
+            return Optional.empty();
+        }
+        Fragments.Site located = Fragments.withLine(s, section, id); // looked up now: loading reads each file once
+        return Optional.of(new Origin(located.file(), located.line()));
+    }
+
+    /** The file that gave the entry {@code id} of {@code section}, when known (as {@link #origin}, without its line). */
+    public Optional<Path> originFile(String section, String id) {
+        Fragments.Site s = sites.getOrDefault(section, Map.of()).get(id);
+        return s == null ? Optional.empty() : Optional.of(s.file());
     }
 
     /** Reads the differentials: every cause known, every need with a text and probes, its first probe askable. */
-    private static List<io.triage.facts.DifferentialNeed> differentials(ObjectMapper yaml, Path file, CauseFile cf,
-                                                                      TextFile txt) {
-        DifferentialFile df = read(yaml, file, DifferentialFile.class);
-        require(df.differentials() != null, file, "needs 'differentials:'");
+    private static List<io.triage.facts.DifferentialNeed> differentials(DifferentialFile df, CauseFile cf, TextFile txt,
+                                                                      Map<String, Fragments.Site> sites, Path base) {
         List<io.triage.facts.DifferentialNeed> out = new ArrayList<>();
         for (Map.Entry<String, List<NeedSpec>> e : df.differentials().entrySet()) {
+            Fragments.Site site = sites.get(e.getKey());
+            Path file = site == null ? base : site.file();
             require(cf.causes().containsKey(e.getKey()), file, "unknown cause '" + e.getKey() + "'");
             require(e.getValue() != null && !e.getValue().isEmpty(), file, e.getKey() + " lists no need");
             for (NeedSpec n : e.getValue()) {
@@ -227,10 +300,13 @@ public final class KnowledgeBase {
         return List.copyOf(out);
     }
 
-    private static List<Marker> loadMarkers(ObjectMapper yaml, Path dir, Map<String, ServesSpec> serves,
-                                            Map<String, String> kindByAlias) {
+    /** The marker files of {@code dir}, read ({@code required}: the directory must exist). */
+    private static List<Map.Entry<Path, MarkerFile>> markerFiles(ObjectMapper yaml, Path dir, boolean required) {
         if (!Files.isDirectory(dir)) {
-            throw new KnowledgeException("marker directory not found: " + dir);
+            if (required) {
+                throw new KnowledgeException("marker directory not found: " + dir);
+            }
+            return List.of();
         }
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
@@ -238,10 +314,22 @@ public final class KnowledgeBase {
         } catch (IOException e) {
             throw new KnowledgeException("cannot list " + dir + ": " + e.getMessage(), e);
         }
-        List<Marker> markers = new ArrayList<>();
-        Set<String> ids = new HashSet<>();
+        List<Map.Entry<Path, MarkerFile>> out = new ArrayList<>();
         for (Path f : files) {
-            MarkerFile mf = read(yaml, f, MarkerFile.class);
+            out.add(Map.entry(f, read(yaml, f, MarkerFile.class)));
+        }
+        return out;
+    }
+
+    private static List<Marker> loadMarkers(List<Map.Entry<Path, MarkerFile>> files, Path dir,
+                                            Map<String, ServesSpec> serves, Map<String, String> kindByAlias,
+                                            Fragments fragments) {
+        List<Marker> markers = new ArrayList<>();
+        Map<String, Fragments.Site> ids = fragments.sites().computeIfAbsent("markers", k -> new HashMap<>());
+        Map<String, Path> servesFile = new HashMap<>();
+        for (Map.Entry<Path, MarkerFile> file : files) {
+            Path f = file.getKey();
+            MarkerFile mf = file.getValue();
             require(mf.server() != null && !mf.server().isBlank(), f, "needs 'server:'");
             require(mf.markers() != null, f, "needs 'markers:'");
             for (String alias : mf.aliases() == null ? List.<String>of() : mf.aliases()) {
@@ -265,12 +353,18 @@ public final class KnowledgeBase {
                         "serves.engine must be 'workers' or 'in-process'");
                 require(models.equals("at-start") || models.equals("on-demand"), f,
                         "serves.models must be 'at-start' or 'on-demand'");
+                Path before = servesFile.putIfAbsent(server, f);
                 require(serves.putIfAbsent(server, new ServesSpec(sv.port(), sv.health(), engine, models)) == null, f,
-                        "'serves:' of server " + server + " given twice");
+                        "'serves:' of server " + server + " given twice: in " + before + " and in " + f);
             }
             for (MarkerSpec m : mf.markers()) {
+                require(m != null && m.id() != null && !m.id().isBlank(), f, "a marker without an id");
                 String where = "marker " + m.id();
-                require(m.id() != null && ids.add(m.id()), f, "marker id missing or used twice: " + m.id());
+                Fragments.Site here = new Fragments.Site(f, 0);
+                Fragments.Site first = ids.putIfAbsent(m.id(), here);
+                if (first != null) {
+                    throw Fragments.clash("marker", "markers", m.id(), first, here);
+                }
                 require(Marker.KINDS.contains(m.kind()), f, where + ": unknown kind '" + m.kind() + "' (one of "
                         + Marker.KINDS + ")");
                 boolean error = m.kind().equals("error");
@@ -359,6 +453,11 @@ public final class KnowledgeBase {
     public String serverKind(String name) {
         String n = name == null ? "" : name.strip().toLowerCase(java.util.Locale.ROOT);
         return kindByAlias.getOrDefault(n, n);
+    }
+
+    /** The other spellings of server kinds ({@code aliases:} of the markers files), lower case. */
+    public java.util.Set<String> serverAliases() {
+        return kindByAlias.keySet();
     }
 
     /** How each server kind serves (default port, health path, where its engine runs, when it loads models), by kind; kinds without one are absent. */

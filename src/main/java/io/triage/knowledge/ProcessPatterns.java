@@ -97,6 +97,24 @@ public final class ProcessPatterns {
         return out;
     }
 
+    /**
+     * Fixed strings, one of which every match of a {@code containers:} pattern holds (per branch of an alternation;
+     * lower case when the pattern ignores case): the words a server's container, unit or job name carries. A branch
+     * with no such string gives none.
+     */
+    public List<String> containerLiterals() {
+        List<String> out = new ArrayList<>();
+        for (LinePattern p : containers) {
+            for (String branch : RegexLiterals.branches(p.pattern())) {
+                RegexLiterals.Prefilter f = RegexLiterals.prefilter(branch);
+                if (f != null) {
+                    out.addAll(f.literals());
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
     /** The server kinds the catalogue names (its {@code servers:} keys), in file order. */
     public List<String> servers() {
         return frontends.keySet().stream().filter(s -> !s.isEmpty()).toList();

@@ -1,5 +1,7 @@
 package io.triage.lab;
 
+import io.triage.probe.ProbeFrames;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -8,7 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * A probe-bundle script as {@code ProbeBundle.script()} writes it, read back by the lab: the run's
- * nonce, the target values it was given, and the probes it asks for, in order. The lab never runs the
+ * nonce, the target values it was given, and the probes it asks for, in order (its invocation lines, read by
+ * {@link ProbeFrames#invoked}, the same class that writes them). The lab never runs the
  * script; it answers from the recording.
  *
  * @param nonce the {@code N=} value that tags every frame
@@ -20,10 +23,7 @@ import java.util.regex.Pattern;
  */
 public record BundleScript(String nonce, String port, String log, String server, List<String> probes, boolean ends) {
     private static final Pattern NONCE = Pattern.compile("(?m)^N=([0-9A-Fa-f]{4,128})\\r?$");
-    private static final Pattern PROBE = Pattern.compile(
-            "^(?:if \\[ -n \"\\$T_[A-Z]+\" \\](?: && \\{[^}]*\\})?; then )?p ([A-Za-z0-9_.-]{1,64}) ([0-9]{1,6}) .*$");
     private static final Pattern ASSIGN = Pattern.compile("^(T_PORT|T_LOG|T_SERVER)=(.*)$");
-    private static final Pattern END = Pattern.compile("(?m)^echo \"@@\\$N end\"\\r?$");
     private static final Pattern STDIN_SHELL = Pattern.compile("^(?:/usr)?(?:/bin/)?(?:ba)?sh$");
 
     public BundleScript {
@@ -43,11 +43,16 @@ public record BundleScript(String nonce, String port, String log, String server,
         String log = "";
         String server = "";
         List<String> probes = new ArrayList<>();
+        boolean ends = false;
         for (String raw : text.split("\n")) {
             String line = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
-            Matcher p = PROBE.matcher(line);
-            if (p.matches()) {
-                probes.add(p.group(1));
+            Optional<ProbeFrames.Invocation> p = ProbeFrames.invoked(line);
+            if (p.isPresent()) {
+                probes.add(p.get().probe());
+                continue;
+            }
+            if (line.equals(ProbeFrames.END)) {
+                ends = true;
                 continue;
             }
             Matcher a = ASSIGN.matcher(line);
@@ -61,7 +66,6 @@ public record BundleScript(String nonce, String port, String log, String server,
                 }
             }
         }
-        boolean ends = END.matcher(text).find();
         if (probes.isEmpty() && !ends) {
             return Optional.empty();
         }

@@ -140,7 +140,7 @@ final class LabCommand implements Command {
      * arrived (what follows it could not change the answer). Null when the input is too large.
      */
     private String readScript() throws IOException {
-        byte[] end = "echo \"@@$N end\"\n".getBytes(StandardCharsets.UTF_8);
+        byte[] end = ("\n" + io.triage.probe.ProbeFrames.END + "\n").getBytes(StandardCharsets.UTF_8);
         byte[] buf = new byte[16384];
         int len = 0;
         int n;

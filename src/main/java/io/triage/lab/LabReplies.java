@@ -1,5 +1,7 @@
 package io.triage.lab;
 
+import io.triage.probe.ProbeFrames;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -15,7 +17,6 @@ import java.util.Map;
  * the file system.
  */
 final class LabReplies {
-    private static final byte[] NL = {'\n'};
 
     private LabReplies() {
     }
@@ -42,7 +43,7 @@ final class LabReplies {
         long capMs = pacing == null ? 0 : pacing.toMillis();
         Recording rec = host.recording();
         Map<String, String> target = rec.capture().target();
-        String tag = "@@" + script.nonce() + " ";
+        ProbeFrames frames = new ProbeFrames(script.nonce());
         List<String> discovered = new ArrayList<>();
         String assumed = null;
         if (script.port().isEmpty()) {
@@ -67,10 +68,10 @@ final class LabReplies {
             }
         }
         for (String d : discovered) {
-            line(out, tag + "discovered " + d);
+            frames.tagged(out, "discovered " + d);
         }
         if (assumed != null) {
-            line(out, tag + "assumed " + assumed);
+            frames.tagged(out, "assumed " + assumed);
         }
         for (String name : script.probes()) {
             Recording.Probe p = rec.probes().get(name);
@@ -78,15 +79,12 @@ final class LabReplies {
                 continue;
             }
             pause(Math.min(p.ms(), capMs));
-            line(out, tag + "probe " + name + " rc=" + p.rc() + " ms=" + p.ms());
-            out.write(p.outB64());
-            out.write(NL);
-            out.write(p.errB64());
-            out.write(NL);
+            frames.frameEncoded(out, new ProbeFrames.Header(name, p.rc(), p.ms(), p.outBytes(), p.errBytes()),
+                    p.outB64(), p.errB64());
             out.flush();
         }
         if (script.ends()) {
-            line(out, tag + "end");
+            frames.tagged(out, "end");
         }
         out.flush();
     }
@@ -192,8 +190,4 @@ final class LabReplies {
         }
     }
 
-    private static void line(OutputStream out, String s) throws IOException {
-        out.write(s.getBytes(StandardCharsets.UTF_8));
-        out.write(NL);
-    }
 }

@@ -4,12 +4,12 @@ import io.triage.capture.Capture;
 import io.triage.capture.CaptureException;
 import io.triage.capture.CaptureReader;
 import io.triage.capture.ProbeOutput;
+import io.triage.probe.ProbeFrames;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -25,8 +25,12 @@ final class Recording {
     private final Capture capture;
     private final Map<String, Probe> probes;
 
-    /** One probe that ran. {@code out}/{@code err} are never null (empty when not recorded). */
-    record Probe(String name, String cmd, byte[] out, byte[] err, int rc, long ms, byte[] outB64, byte[] errB64) {
+    /**
+     * One probe that ran. {@code out}/{@code err} are never null (empty when not recorded), and hold what the script
+     * would send (its caps applied); {@code outBytes}/{@code errBytes} are the sizes recorded, which the frame says.
+     */
+    record Probe(String name, String cmd, byte[] out, byte[] err, int rc, long ms, byte[] outB64, byte[] errB64,
+                 long outBytes, long errBytes) {
     }
 
     private Recording(Capture capture, Map<String, Probe> probes) {
@@ -44,11 +48,13 @@ final class Recording {
                 continue;
             }
             // as the bundle does on a real host (head -c): no probe answers with more than the script prints
-            byte[] out = head(p.outOrEmpty().getBytes(StandardCharsets.UTF_8), io.triage.collect.ProbeBundle.MAX_OUT);
-            byte[] err = head(p.errOrEmpty().getBytes(StandardCharsets.UTF_8), io.triage.collect.ProbeBundle.MAX_ERR);
+            byte[] whole = p.outOrEmpty().getBytes(StandardCharsets.UTF_8);
+            byte[] wholeErr = p.errOrEmpty().getBytes(StandardCharsets.UTF_8);
+            byte[] out = head(whole, io.triage.collect.ProbeBundle.MAX_OUT);
+            byte[] err = head(wholeErr, io.triage.collect.ProbeBundle.MAX_ERR);
             long ms = p.seconds() == null ? 0 : Math.max(0, Math.round(p.seconds() * 1000));
             probes.put(p.name(), new Probe(p.name(), p.cmd(), out, err, p.rc() == null ? 0 : p.rc(), ms,
-                    Base64.getEncoder().encode(out), Base64.getEncoder().encode(err)));
+                    ProbeFrames.body(out, out.length), ProbeFrames.body(err, err.length), whole.length, wholeErr.length));
         }
         return new Recording(c, Collections.unmodifiableMap(probes));
     }

@@ -36,9 +36,8 @@ import java.util.regex.Pattern;
  * becomes an {@link io.triage.facts.Unparseable} fact, never an exception.
  */
 public final class FactBuilder {
-    /** The probes of the capture format; one that is missing is reported as absent (unknown). */
-    public static final List<String> STANDARD_PROBES = List.of("health", "gpus", "gpu_apps", "pgrep", "ps",
-            "log_tail", "log_markers", "listen", "dmesg", "nvidia_smi_full", "date", "gpu_throttle");
+    /** The probes of the capture format (the catalogue's standard ones); one that is missing is reported as absent (unknown). */
+    public static final List<String> STANDARD_PROBES = io.triage.probe.ProbeCatalogue.SHIPPED.standardNames();
     /**
      * A listener line ({@code ss -ltnp}, {@code netstat -ltnp}). Host text, with wildcards a backtracking matcher
      * could try in every combination: a {@link io.triage.knowledge.LinePattern}, linear whichever engine runs it.

@@ -31,7 +31,7 @@ import java.util.stream.Stream;
 
 /**
  * The server's product, replaced when its rules or knowledge change: {@code rules/} and {@code knowledge-base/}
- * are watched (recursively; a burst of changes is taken as one after a quiet {@code debounce}), the new product is
+ * (and those of the site overlay it was loaded with) are watched (recursively; a burst of changes is taken as one after a quiet {@code debounce}), the new product is
  * built and checked (compiled, consistent; with {@code strict}, every scenario passes too) and only then swapped
  * in. A failure keeps the last good product serving and is kept, with each error's file and line, for
  * {@code GET /api/v1/rules} and the log. A diagnosis takes {@link #current()} once and runs on it to the end.
@@ -126,7 +126,7 @@ public final class RuleReloader implements AutoCloseable {
             if (strict) {
                 ScenarioSuite.Result r;
                 try {
-                    r = ScenarioSuite.run(next, List.of(home.resolve("knowledge-base").resolve("scenarios")));
+                    r = ScenarioSuite.run(next, next.scenarioDirs());
                 } catch (RuntimeException e) {
                     return record(new Attempt(Instant.now(), false, next.contentHash(), "the scenarios could not be run: "
                             + oneLine(String.valueOf(e)), List.of(), since(start)));
@@ -134,7 +134,8 @@ public final class RuleReloader implements AutoCloseable {
                 if (!r.ok()) {
                     List<RuleBase.Problem> failed = new ArrayList<>();
                     for (Map.Entry<Path, List<String>> f : r.failed().entrySet()) {
-                        String file = home.relativize(f.getKey().resolve("expected.txt")).toString().replace('\\', '/');
+                        Path exp = f.getKey().resolve("expected.txt");
+                        String file = (exp.startsWith(home) ? home.relativize(exp) : exp).toString().replace('\\', '/');
                         for (String why : f.getValue()) {
                             failed.add(new RuleBase.Problem("error", file, 0, oneLine(why)));
                         }
@@ -188,6 +189,15 @@ public final class RuleReloader implements AutoCloseable {
         for (String d : List.of("rules", "knowledge-base")) {
             registerAll(home.resolve(d));
         }
+        io.triage.knowledge.Overlay overlay = current().overlay();
+        if (overlay != null) {
+            // the overlay itself too (not its subtree), so that a rules/ or knowledge-base/ made later is seen
+            overlay.dir().register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
+                    StandardWatchEventKinds.ENTRY_DELETE);
+            for (Path d : overlay.watched()) {
+                registerAll(d);
+            }
+        }
         thread = new Thread(this::watch, "triage-rule-watch");
         thread.setDaemon(true);
         thread.start();
@@ -199,7 +209,10 @@ public final class RuleReloader implements AutoCloseable {
         }
         try (Stream<Path> s = Files.walk(dir)) {
             for (Path d : s.filter(Files::isDirectory).toList()) {
-                if (!strict && d.startsWith(home.resolve("knowledge-base").resolve("scenarios"))) {
+                if (!strict && (d.startsWith(home.resolve("knowledge-base").resolve("scenarios"))
+                        || d.getFileName() != null && d.getFileName().toString().equals("scenarios")
+                        && d.getParent() != null && d.getParent().getFileName() != null
+                        && d.getParent().getFileName().toString().equals("knowledge-base"))) {
                     continue; // test data: it matters to a reload only when the scenarios must pass
                 }
                 d.register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
@@ -260,6 +273,7 @@ public final class RuleReloader implements AutoCloseable {
         Triage t = current.get();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("contentHash", t.contentHash());
+        m.put("overlay", t.overlay() == null ? null : t.overlay().dir().toString());
         m.put("loadedAt", loadedAt.toString());
         m.put("files", t.rules().files().size());
         m.put("rules", t.rules().kieBase().getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum());

@@ -40,7 +40,7 @@ class KernelLogFallbackTest {
 
     /** Runs the dmesg probe's command; returns stdout. */
     private String run() throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c", ProbeBundle.DMESG)
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", io.triage.probe.ProbeCatalogue.DMESG)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("PATH", bin + ":/usr/bin:/bin");
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
