@@ -329,18 +329,23 @@
     return el('div', {class: 'cmd'}, pre, btn);
   }
 
+  // what a link of the chain is: the document says (evidence, knowledge, step, symptom, rule, target, cut);
+  // a diagnosis stored before links carried a kind is read by its shape, as the server reads it
+  const KINDS = ['evidence', 'knowledge', 'step', 'symptom', 'rule', 'target', 'cut'];
   function nodeKind(n) {
-    if (n.kind) return n.kind;
-    if (n.evidence) return 'evidence';
-    if (!n.rule) return 'knowledge';
-    return 'symptom';
+    if (KINDS.includes(n.kind)) return n.kind;
+    return n.evidence ? 'evidence' : n.rule ? 'rule' : 'knowledge';
   }
+  const concluded = (k) => k === 'symptom' || k === 'rule';
   function chainList(nodes) {
-    return el('ul', {class: 'chain'}, (nodes || []).map((n) => el('li', {'data-kind': nodeKind(n)},
-      n.fact,
-      n.rule ? el('div', {class: 'rule', title: n.rationale || ''}, 'rule: ' + n.rule) : null,
-      n.evidence ? el('div', {class: 'ev'}, n.evidence.probe + (n.evidence.line > 0 ? ':' + n.evidence.line : '') + '  ' + n.evidence.excerpt) : null,
-      n.premises && n.premises.length ? chainList(n.premises) : null)));
+    return el('ul', {class: 'chain'}, (nodes || []).filter((n) => nodeKind(n) !== 'target').map((n) => {
+      const kind = nodeKind(n);
+      return el('li', {'data-kind': kind},
+        kind === 'cut' ? el('span', {class: 'muted'}, '…') : n.fact,
+        concluded(kind) && n.rule ? el('div', {class: 'rule', title: n.rationale || ''}, 'rule: ' + n.rule) : null,
+        kind === 'evidence' && n.evidence ? el('div', {class: 'ev'}, n.evidence.probe + (n.evidence.line > 0 ? ':' + n.evidence.line : '') + '  ' + n.evidence.excerpt) : null,
+        n.premises && n.premises.length ? chainList(n.premises) : null);
+    }));
   }
 
   // the chain as a graph: raw evidence → symptoms → verdict; refuted alternatives greyed; missing evidence dashed
@@ -355,7 +360,8 @@
     const verdict = add('verdict', (d.title || d.cause) + ' (' + d.confidence + ')', 2, 'verdict');
     const walk = (n, parentKey) => {
       const kind = nodeKind(n);
-      const band = kind === 'evidence' || kind === 'knowledge' ? 0 : 1;
+      if (kind === 'target' || kind === 'cut') return;
+      const band = concluded(kind) ? 1 : 0;
       const label = kind === 'evidence' && n.evidence ? (n.evidence.line > 0 ? n.evidence.probe + ':' + n.evidence.line + ' ' + n.evidence.excerpt : n.fact) : n.fact;
       const key = kind + ':' + label;
       add(key, label, band, kind, n.rule ? n.rule + ' — ' + n.fact : label);
@@ -365,7 +371,7 @@
     if (top && d.cause !== 'insufficient-evidence') {
       for (const n of top.because || []) {
         // the top node is the rule that concluded the verdict itself: its premises feed the verdict directly
-        if (n.rule && (n.premises || []).length) {
+        if (concluded(nodeKind(n)) && (n.premises || []).length) {
           verdict.title = 'rule: ' + n.rule;
           for (const p of n.premises) walk(p, 'verdict');
         } else walk(n, 'verdict');
@@ -376,8 +382,9 @@
       add(hk, 'not ' + (h.title || h.cause), 2, 'refuted');
       const a = (h.against || [])[0];
       if (a) {
-        const ak = 'symptom:' + a.fact;
-        add(ak, a.fact, 1, 'symptom', a.rule ? a.rule + ' — ' + a.fact : a.fact);
+        const kind = nodeKind(a);
+        const ak = kind + ':' + a.fact;
+        add(ak, a.fact, concluded(kind) ? 1 : 0, kind, a.rule ? a.rule + ' — ' + a.fact : a.fact);
         edges.push({from: ak, to: hk, kind: 'against'});
       }
     }

@@ -152,7 +152,7 @@ public final class MarkdownRenderer {
                 b.append('\n');
                 int shown = 0;
                 for (Diagnosis.Node n : ShortChain.nn(e.because())) {
-                    if (n != null && n.evidence() != null && shown++ < maxGrounds) {
+                    if (n != null && n.kind() == Diagnosis.Kind.EVIDENCE && n.evidence() != null && shown++ < maxGrounds) {
                         b.append("  - ").append(evidence(n.evidence())).append('\n');
                     }
                 }

@@ -10,8 +10,8 @@ import java.util.Set;
 /**
  * The reasoning chain cut to what a chat message can hold: the verdict's conclusion, the conclusions it
  * rests on, and under each the raw evidence (probe, line, excerpt) that grounds it. Read from the
- * chain's structure alone: a link with a rule is a conclusion, a link with evidence is raw evidence,
- * and a link with neither (knowledge the rules consulted, the target) is left out.
+ * links' kinds: a symptom or a rule's conclusion is a conclusion, evidence is raw evidence, and the
+ * rest (knowledge the rules consulted, the target, a cut) is left out.
  *
  * @param fact the verdict's conclusion, or empty when the chain has no concluding rule
  * @param rule the rule that concluded it, or empty
@@ -38,7 +38,7 @@ record ShortChain(String fact, String rule, String rationale, List<Link> links) 
             return new ShortChain("", "", "", List.of());
         }
         List<Diagnosis.Node> because = nn(d.hypotheses().get(0).because());
-        if (because.size() == 1 && !str(because.get(0).rule()).isEmpty()) {
+        if (because.size() == 1 && because.get(0).kind().concluded()) {
             Diagnosis.Node top = because.get(0);
             return new ShortChain(str(top.fact()), str(top.rule()), str(top.rationale()),
                     links(nn(top.premises()), maxGrounds));
@@ -52,9 +52,9 @@ record ShortChain(String fact, String rule, String rationale, List<Link> links) 
             if (n == null) {
                 continue;
             }
-            if (n.evidence() != null) {
+            if (n.kind() == Diagnosis.Kind.EVIDENCE && n.evidence() != null) {
                 out.add(new Link(str(n.fact()), "", n.evidence(), List.of(), 0));
-            } else if (!str(n.rule()).isEmpty()) {
+            } else if (n.kind().concluded()) {
                 Set<Diagnosis.Evidence> all = new LinkedHashSet<>();
                 collect(n, all, 0);
                 List<Diagnosis.Evidence> kept = all.stream().limit(Math.max(0, maxGrounds)).toList();
@@ -68,7 +68,7 @@ record ShortChain(String fact, String rule, String rationale, List<Link> links) 
         if (n == null || depth > 64) {
             return;
         }
-        if (n.evidence() != null) {
+        if (n.kind() == Diagnosis.Kind.EVIDENCE && n.evidence() != null) {
             into.add(n.evidence());
         }
         for (Diagnosis.Node p : nn(n.premises())) {

@@ -178,7 +178,7 @@ public final class SlackRenderer {
             }
             int shown = 0;
             for (Diagnosis.Node n : nn(e.because())) {
-                if (n != null && n.evidence() != null && shown++ < maxGrounds) {
+                if (n != null && n.kind() == Diagnosis.Kind.EVIDENCE && n.evidence() != null && shown++ < maxGrounds) {
                     b.append("\n      ◦ ").append(evidence(n.evidence()));
                 }
             }

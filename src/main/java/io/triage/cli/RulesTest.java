@@ -1,9 +1,7 @@
 package io.triage.cli;
 
+import io.triage.ScenarioSuite;
 import io.triage.Triage;
-import io.triage.capture.CaptureException;
-import io.triage.explain.Diagnoser;
-import io.triage.explain.Expectation;
 import io.triage.explain.JsonRenderer;
 import io.triage.explain.RuleCoverage;
 import io.triage.safety.Safe;
@@ -14,7 +12,6 @@ import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
 /** {@code triage rules test [DIR…] [--coverage] [--json]}: run every scenario (a capture with expected.txt) against the rules. */
 @Command(name = "test", mixinStandardHelpOptions = true,
@@ -48,47 +44,40 @@ final class RulesTest implements Callable<Integer> {
         PrintWriter out = rules.spec.commandLine().getOut();
         Triage t = main.triage(false);
         List<Path> roots = dirs.isEmpty() ? t.scenarioDirs() : dirs;
+        for (Path d : dirs) {
+            if (!java.nio.file.Files.isDirectory(d)) {
+                rules.spec.commandLine().getErr().println(Safe.forTerminal("triage: no such scenario directory: " + d));
+                return Main.BAD_INPUT;
+            }
+        }
         RuleCoverage cov = null;
         if (coverage) {
             Set<String> all = new LinkedHashSet<>();
             t.rules().kieBase().getKiePackages().forEach(p -> p.getRules().forEach(r -> all.add(r.getName())));
             cov = new RuleCoverage(t.knowledge(), all, t.whyNot(), t.home().resolve("knowledge-base/thresholds.yaml"));
         }
-        int passed = 0;
         io.triage.explain.Calibration calibration = new io.triage.explain.Calibration();
         List<Map<String, Object>> failures = new ArrayList<>();
-        for (Path root : roots) {
-            List<Path> scenarios;
-            try (Stream<Path> s = Files.walk(root)) {
-                scenarios = s.filter(p -> Files.isRegularFile(p.resolve("expected.txt"))).sorted().toList();
-            }
-            for (Path dir : scenarios) {
-                List<String> problems;
-                try {
-                    Diagnoser.Examined x = t.examine(dir, Map.of());
-                    Expectation e = Expectation.read(dir);
-                    problems = e.failures(x.diagnosis());
-                    calibration.add(dir.toString(), e, x.diagnosis());
-                    if (cov != null) {
-                        cov.add(e, x.diagnosis(), x.workingMemory());
-                    }
-                } catch (CaptureException | IllegalArgumentException e) {
-                    problems = List.of(e.getMessage());
-                }
-                if (problems.isEmpty()) {
-                    passed++;
-                } else {
-                    Map<String, Object> f = new LinkedHashMap<>();
-                    f.put("scenario", dir.toString());
-                    f.put("problems", problems);
-                    failures.add(f);
-                    if (!json) {
-                        out.println(Safe.forTerminal("FAIL " + dir) + "\n  "
-                                + String.join("\n  ", problems.stream().map(Safe::forTerminal).toList()));
-                    }
+        RuleCoverage coverageOf = cov;
+        ScenarioSuite.Result result = ScenarioSuite.run(t, roots, o -> {
+            if (o.expectation() != null && o.examined() != null) {
+                calibration.add(o.dir().toString(), o.expectation(), o.examined().diagnosis());
+                if (coverageOf != null) {
+                    coverageOf.add(o.expectation(), o.examined().diagnosis(), o.examined().workingMemory());
                 }
             }
-        }
+            if (!o.passed()) {
+                Map<String, Object> f = new LinkedHashMap<>();
+                f.put("scenario", o.dir().toString());
+                f.put("problems", o.problems());
+                failures.add(f);
+                if (!json) {
+                    out.println(Safe.forTerminal("FAIL " + o.dir()) + "\n  "
+                            + String.join("\n  ", o.problems().stream().map(Safe::forTerminal).toList()));
+                }
+            }
+        });
+        int passed = result.passed();
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("passed", passed);

@@ -111,6 +111,11 @@ public final class Consistency {
     private final Map<Kind, Map<String, Site>> produced = new EnumMap<>(Kind.class);
     private final Map<String, Set<String>> producedByField = new HashMap<>();
     private final List<Built> built = new ArrayList<>();
+    /** Every rule by name, where it starts. */
+    private final Map<String, Site> rules = new LinkedHashMap<>();
+    /** A template a rule fills ({@code Detail.of(…)} or {@code Detail.as("key", …)}): symptom details and reasons. */
+    private record Filled(String section, String key, Set<String> params, Site site) { }
+    private final List<Filled> filled = new ArrayList<>();
     private final List<RuleBase.Problem> errors = new ArrayList<>();
     private final List<RuleBase.Problem> warnings = new ArrayList<>();
     private final Map<String, Map<String, Map<String, Integer>>> yamlLines = new HashMap<>();
@@ -156,6 +161,7 @@ public final class Consistency {
             }
         }
         c.compare();
+        c.texts();
         scenarioDirs.forEach(c::scenarios);
         return new Report(c.errors, c.warnings);
     }
@@ -210,6 +216,12 @@ public final class Consistency {
     private record Pat(String type, Map<String, Set<String>> equal, Set<String> flags) { }
 
     private void readRule(String file, RuleDescr r) {
+        rules.putIfAbsent(r.getName(), new Site(file, r.getLine(), r.getName()));
+        if (r.getAnnotation("rationale") != null) {
+            warn(new Site(file, r.getAnnotation("rationale").getLine() > 0 ? r.getAnnotation("rationale").getLine()
+                    : r.getLine(), r.getName()), "ignored", "@rationale in a rule file is not read: the rationale "
+                    + "is in texts.yaml (rationales:), by rule name");
+        }
         Map<String, Pat> byVar = new HashMap<>();
         Map<String, String[]> bound = new HashMap<>(); // $var -> {pattern var key, field}
         List<Pat> pats = new ArrayList<>();
@@ -394,6 +406,7 @@ public final class Consistency {
                 continue;
             }
             List<List<Token>> args = arguments(toks, i + 3);
+            details(type, args, file, base, r.getName());
             var components = record.getRecordComponents();
             for (int a = 0; a < args.size(); a++) {
                 // the canonical constructor maps every argument; a shorter one only its first (an id)
@@ -425,6 +438,149 @@ public final class Consistency {
                 }
             }
         }
+    }
+
+    /**
+     * The template a construction fills: a symptom's {@code Detail.of(…)} names the symptom's own ({@code details:}
+     * id), {@code Detail.as("word", …)} its variant ({@code id.word}); a refutation's or an exclusion's
+     * {@code Detail.as("id", …)} names a reason ({@code reasons:} id). The names of the values passed are kept, to
+     * check the template asks for no other.
+     */
+    private void details(String type, List<List<Token>> args, String file, int base, String rule) {
+        for (List<Token> arg : args) {
+            if (arg.size() < 4 || !"Detail".equals(arg.get(0).getText()) || !".".equals(arg.get(1).getText())
+                    || !"(".equals(arg.get(3).getText())) {
+                continue;
+            }
+            String how = arg.get(2).getText();
+            List<List<Token>> inner = arguments(arg, 4);
+            Site site = new Site(file, base + arg.get(0).getLine() - 1, rule);
+            Set<String> keys = new LinkedHashSet<>();
+            int from = 0;
+            if (how.equals("as")) {
+                if (inner.isEmpty()) {
+                    continue;
+                }
+                inner.get(0).stream().filter(Consistency::isString).forEach(t -> keys.add(unescape(strip(t.getText()))));
+                from = 1;
+                if (keys.isEmpty()) {
+                    warn(site, "unchecked", "a Detail key built as " + String.join(" ", inner.get(0).stream()
+                            .map(Token::getText).toList()) + " cannot be checked");
+                    continue;
+                }
+            } else if (!how.equals("of")) {
+                continue;
+            } else {
+                keys.add("");
+            }
+            Set<String> params = new LinkedHashSet<>();
+            boolean known = true;
+            for (int a = from; a < inner.size(); a += 2) {
+                List<Token> n = inner.get(a);
+                if (n.size() == 1 && isString(n.get(0))) {
+                    params.add(unescape(strip(n.get(0).getText())));
+                } else {
+                    known = false;
+                }
+            }
+            if (type.equals("Symptom")) {
+                List<Token> id = args.get(0);
+                if (id.size() != 1 || !isString(id.get(0))) {
+                    continue;
+                }
+                String sid = unescape(strip(id.get(0).getText()));
+                for (String k : keys) {
+                    filled.add(new Filled("details", k.isEmpty() ? sid : sid + "." + k, known ? params : null, site));
+                }
+            } else {
+                for (String k : keys) {
+                    filled.add(new Filled("reasons", k, known ? params : null, site));
+                }
+            }
+        }
+    }
+
+    private static final Pattern PARAM = Pattern.compile("\\{([A-Za-z0-9_]+)}");
+
+    /** Rules and their rationales, templates and the details and reasons that fill them: each needs the other. */
+    private void texts() {
+        io.triage.knowledge.Texts t = kb.texts();
+        for (Map.Entry<String, Site> e : rules.entrySet()) {
+            String why = t.rationales().get(e.getKey());
+            if (why == null || why.isBlank()) {
+                error(e.getValue(), "rule \"" + e.getKey() + "\" has no rationale in texts.yaml (rationales:)"
+                        + suggest(e.getKey(), t.rationales().keySet()));
+            }
+        }
+        for (String name : t.rationales().keySet()) {
+            if (!rules.containsKey(name)) {
+                warn(yamlKey("texts.yaml", "rationales", name), "unused", "texts.yaml has a rationale for rule \""
+                        + name + "\", which no rule file has" + suggest(name, rules.keySet()));
+            }
+        }
+        Set<String> usedDetails = new LinkedHashSet<>();
+        Set<String> usedReasons = new LinkedHashSet<>();
+        for (Filled f : filled) {
+            Map<String, String> section = f.section().equals("details") ? t.details() : t.reasons();
+            (f.section().equals("details") ? usedDetails : usedReasons).add(f.key());
+            String template = section.get(f.key());
+            if (template == null) {
+                error(f.site(), (f.section().equals("details") ? "the detail of symptom " : "reason ") + f.key()
+                        + " has no template in texts.yaml (" + f.section() + ":)" + suggest(f.key(), section.keySet()));
+                continue;
+            }
+            if (f.params() == null) {
+                continue;
+            }
+            Matcher m = PARAM.matcher(template);
+            while (m.find()) {
+                if (!f.params().contains(m.group(1))) {
+                    error(f.site(), "texts.yaml " + f.section() + ": " + f.key() + " asks for {" + m.group(1)
+                            + "}, which the rule does not pass (it passes " + f.params() + ")");
+                }
+            }
+        }
+        for (String k : t.details().keySet()) {
+            if (!usedDetails.contains(k)) {
+                warn(yamlKey("texts.yaml", "details", k), "unused", "texts.yaml has a detail template " + k
+                        + " that no rule fills");
+            }
+        }
+        for (String k : t.reasons().keySet()) {
+            if (!usedReasons.contains(k)) {
+                warn(yamlKey("texts.yaml", "reasons", k), "unused", "texts.yaml has a reason " + k + " that no rule gives");
+            }
+        }
+    }
+
+    /** The site of {@code section: key:} in a knowledge file, for keys the line locator cannot read (quoted, with colons). */
+    private Site yamlKey(String file, String section, String key) {
+        Site s = yaml(file, section, key);
+        if (s.line() > 0) {
+            return s;
+        }
+        Path f = knowledgeDir == null ? Path.of("knowledge-base", file) : knowledgeDir.resolve(file);
+        try {
+            List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
+            boolean in = false;
+            for (int i = 0; i < lines.size(); i++) {
+                String l = lines.get(i);
+                if (!l.startsWith(" ") && !l.startsWith("#")) {
+                    in = l.startsWith(section + ":");
+                } else if (in) {
+                    String k = l.strip();
+                    for (String q : List.of("\"", "'")) {
+                        String quoted = q.equals("'") ? key.replace("'", "''") : key.replace("\\", "\\\\").replace("\"", "\\\"");
+                        if (k.startsWith(q + quoted + q + ":")) {
+                            return new Site(s.file(), i + 1, "");
+                        }
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the site without a line
+        }
+        return s;
     }
 
     private static boolean isString(Token t) {

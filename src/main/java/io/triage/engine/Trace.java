@@ -30,12 +30,6 @@ public final class Trace extends DefaultAgendaEventListener implements RuleRunti
         public String ruleName() {
             return rule.getName();
         }
-
-        /** The rule's {@code @rationale("…")} metadata, or empty. */
-        public String rationale() {
-            Object r = rule.getMetaData().get("rationale");
-            return r == null ? "" : r.toString();
-        }
     }
 
     private final List<Firing> firings = new ArrayList<>();

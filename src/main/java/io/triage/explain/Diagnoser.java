@@ -108,7 +108,10 @@ public final class Diagnoser {
         Map<String, List<Unconfirmed>> unconfirmed = new HashMap<>();
         Trace trace = run.trace();
         List<Hypothesis> concluded = new ArrayList<>();
-        for (Object f : run.facts()) {
+        // working memory hands facts back in no fixed order: derived ones in the order rules concluded them
+        List<Object> inOrder = new ArrayList<>(run.facts());
+        inOrder.sort(Comparator.comparingInt(trace::insertionIndex));
+        for (Object f : inOrder) {
             if (f instanceof Hypothesis h) {
                 concluded.add(h);
             } else if (f instanceof Unconfirmed u) {
@@ -134,6 +137,8 @@ public final class Diagnoser {
                 gpus.add(g);
             }
         }
+        unparseable.sort(Comparator.comparing(Unparseable::probe).thenComparingInt(Unparseable::line));
+        procs.sort(Comparator.comparingInt(Proc::pid)); // the PID a next step names: the same one every time
         Policy policy = new Policy(unconfirmed);
         for (Hypothesis h : concluded) {
             Hypothesis prev = supported.get(h.cause());
@@ -181,16 +186,17 @@ public final class Diagnoser {
             views.add(view(new Hypothesis(c, "", ""), "refuted", chains, refuted, policy));
         }
 
-        exclusions.sort(Comparator.comparing(Exclusion::cause).thenComparing(Exclusion::status));
+        exclusions.sort(Comparator.comparing(Exclusion::cause).thenComparing(Exclusion::status)
+                .thenComparingInt(trace::insertionIndex));
         List<Diagnosis.Exclusion> ruledOut = new ArrayList<>();
         for (Exclusion e : exclusions) {
-            ruledOut.add(new Diagnosis.Exclusion(e.cause(), e.status(), e.reason(), e.missing(),
+            ruledOut.add(new Diagnosis.Exclusion(e.cause(), e.status(), kb.texts().reason(e.reason()), e.missing(),
                     chains.premisesOf(e)));
         }
 
         Set<String> seenQ = new LinkedHashSet<>();
         List<Diagnosis.QuestionView> qs = new ArrayList<>();
-        questions.sort(Comparator.comparing(Question::id));
+        questions.sort(Comparator.comparing(Question::id).thenComparingInt(trace::insertionIndex));
         // one question per id; the causes it would decide are all said
         Map<String, Set<String>> aboutById = new HashMap<>();
         for (Question q : questions) {
@@ -334,7 +340,7 @@ public final class Diagnoser {
                 for (Diagnosis.Node n : because) {
                     // the concluding rule's confidence, and what the diagnosis reports instead
                     withOpen.add(n == top && !policy.confidence(h).equals(h.confidence())
-                            ? new Diagnosis.Node(n.rule(), n.rationale(), n.fact() + ", reported "
+                            ? new Diagnosis.Node(n.kind(), n.rule(), n.rationale(), n.fact() + ", reported "
                                     + policy.confidence(h) + ": the differential is not done", n.evidence(), n.premises())
                             : n);
                 }
@@ -435,7 +441,7 @@ public final class Diagnoser {
         Diagnosis.Node unconfirmed(Unconfirmed u) {
             Trace.Firing f = trace.justification(u);
             if (f == null) {
-                return new Diagnosis.Node("", "", describe(u), null, List.of());
+                return new Diagnosis.Node(Diagnosis.Kind.RULE, "", "", describe(u), null, List.of());
             }
             List<Diagnosis.Node> premises = new ArrayList<>();
             for (Object p : f.premises()) {
@@ -443,21 +449,22 @@ public final class Diagnoser {
                     premises.add(node(p, 1, new IdentityHashMap<>()));
                 }
             }
-            return new Diagnosis.Node(f.ruleName(), f.rationale(), describe(u), null, premises);
+            return new Diagnosis.Node(Diagnosis.Kind.RULE, f.ruleName(), kb.texts().rationale(f.ruleName()), describe(u),
+                    null, premises);
         }
 
         Diagnosis.Node node(Object fact, int depth, IdentityHashMap<Object, Boolean> path) {
             if (fact instanceof Evidence e) {
-                return new Diagnosis.Node("", "", describe(fact), new Diagnosis.Evidence(e.probe(), e.line(),
+                return new Diagnosis.Node(Diagnosis.Kind.EVIDENCE, "", "", describe(fact), new Diagnosis.Evidence(e.probe(), e.line(),
                         e.excerpt()), List.of());
             }
             Trace.Firing f = trace.justification(fact);
             if (f == null) {
-                return new Diagnosis.Node("", "", describe(fact), null, List.of());
+                return new Diagnosis.Node(kindOf(fact), "", "", describe(fact), null, List.of());
             }
             List<Diagnosis.Node> premises = new ArrayList<>();
             if (depth >= MAX_DEPTH || path.containsKey(fact)) {
-                premises.add(new Diagnosis.Node("", "", "(chain cut here)", null, List.of()));
+                premises.add(new Diagnosis.Node(Diagnosis.Kind.CUT, "", "", "(chain cut here)", null, List.of()));
             } else {
                 path.put(fact, true);
                 for (Object p : f.premises()) {
@@ -465,13 +472,37 @@ public final class Diagnoser {
                 }
                 path.remove(fact);
             }
-            return new Diagnosis.Node(f.ruleName(), f.rationale(), describe(fact), null, premises);
+            return new Diagnosis.Node(kindOf(fact), f.ruleName(), kb.texts().rationale(f.ruleName()), describe(fact), null,
+                    premises);
+        }
+
+        /** What a fact is in the chain, by its type (never by its words). */
+        private static Diagnosis.Kind kindOf(Object fact) {
+            if (fact instanceof io.triage.facts.Symptom) {
+                return Diagnosis.Kind.SYMPTOM;
+            } else if (fact instanceof Derived) {
+                return Diagnosis.Kind.RULE;
+            } else if (fact instanceof Evidence) {
+                return Diagnosis.Kind.EVIDENCE;
+            } else if (fact instanceof io.triage.facts.Target) {
+                return Diagnosis.Kind.TARGET;
+            } else if (fact instanceof io.triage.facts.AdviceOption) {
+                return Diagnosis.Kind.STEP;
+            }
+            return Diagnosis.Kind.KNOWLEDGE;
         }
 
         private String describe(Object fact) {
             if (fact instanceof io.triage.facts.Symptom s) {
                 String text = kb.symptomText(s.id());
-                return text + (s.detail().isEmpty() ? "" : " (" + s.detail() + ")");
+                String detail = kb.texts().detail(s);
+                return text + (detail.isEmpty() ? "" : " (" + detail + ")");
+            }
+            if (fact instanceof Refutation r) {
+                return "not " + r.cause() + ": " + kb.texts().reason(r.reason());
+            }
+            if (fact instanceof io.triage.facts.Exclusion e) {
+                return e.cause() + " " + e.status() + ": " + kb.texts().reason(e.reason());
             }
             if (fact instanceof Derived d) {
                 return d.label();

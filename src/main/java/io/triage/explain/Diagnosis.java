@@ -52,8 +52,56 @@ public record Diagnosis(String schema, String source, Target target, String caus
 
     public static final String SCHEMA = "triage.diagnosis/v1";
 
-    /** A link of the reasoning chain: a rule firing and what it concluded, or a piece of raw evidence. */
-    public record Node(String rule, String rationale, String fact, Evidence evidence, List<Node> premises) { }
+    /**
+     * A link of the reasoning chain: a rule firing and what it concluded, or a piece of raw evidence, or knowledge.
+     *
+     * @param kind what the link is, so that a view renders it by kind and never by reading its text
+     * @param rule the rule that concluded {@code fact}, or empty (evidence, knowledge, the target, a cut)
+     */
+    public record Node(Kind kind, String rule, String rationale, String fact, Evidence evidence, List<Node> premises) {
+        public Node {
+            if (kind == null) {
+                // a document stored before links carried their kind: what its shape says, read here once
+                kind = evidence != null ? Kind.EVIDENCE : rule != null && !rule.isEmpty() ? Kind.RULE : Kind.KNOWLEDGE;
+            }
+        }
+    }
+
+    /**
+     * What a link of the chain is (a closed set; the JSON carries the lower-case name). {@code symptom} and
+     * {@code rule} are concluded by the rule the link names; the others are not concluded by a rule.
+     */
+    public enum Kind {
+        /** Something a probe or the operator showed: a parsed line, a probe's status ({@code evidence} may locate it). */
+        EVIDENCE,
+        /** A fact of the knowledge base: thresholds, a GPU profile, an Xid's meaning, a differential's need. */
+        KNOWLEDGE,
+        /** A next step the knowledge base offers for a cause (what advice rules read). */
+        STEP,
+        /** A symptom a rule derived from evidence. */
+        SYMPTOM,
+        /** Any other conclusion of a rule: a cause, a refutation, a verdict of the differential, a question, advice. */
+        RULE,
+        /** What was looked at: the server kind, port and log of the look. */
+        TARGET,
+        /** The chain was cut here (too deep, or a loop). */
+        CUT;
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public String json() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public static Kind of(String s) {
+            return valueOf(s.toUpperCase(java.util.Locale.ROOT));
+        }
+
+        /** Whether a rule concluded the link (it names the rule and its rationale). */
+        public boolean concluded() {
+            return this == SYMPTOM || this == RULE;
+        }
+    }
 
     /** Where a piece of evidence came from. */
     public record Evidence(String probe, int line, String excerpt) { }
@@ -148,7 +196,7 @@ public record Diagnosis(String schema, String source, Target target, String caus
     }
 
     private static Node node(Node n, UnaryOperator<String> f) {
-        return new Node(f.apply(n.rule()), f.apply(n.rationale()), f.apply(n.fact()),
+        return new Node(n.kind(), f.apply(n.rule()), f.apply(n.rationale()), f.apply(n.fact()),
                 n.evidence() == null ? null : new Evidence(f.apply(n.evidence().probe()), n.evidence().line(),
                         f.apply(n.evidence().excerpt())),
                 nodes(n.premises(), f));

@@ -193,12 +193,12 @@ public final class TextRenderer extends SanitisedView {
 
     private void node(StringBuilder b, Diagnosis.Node n, int indent, int depth) {
         String pad = "  ".repeat(indent);
-        if (n.evidence() != null) {
+        if (n.kind() == Diagnosis.Kind.EVIDENCE && n.evidence() != null) {
             b.append(pad).append("← ").append(evidence(n.evidence())).append('\n');
             return;
         }
         b.append(pad).append(depth == 0 ? "" : "← ").append(n.fact());
-        if (!n.rule().isEmpty()) {
+        if (n.kind().concluded() && !n.rule().isEmpty()) {
             b.append("   [rule \"").append(n.rule()).append("\"]");
         }
         b.append('\n');
@@ -209,7 +209,7 @@ public final class TextRenderer extends SanitisedView {
             return;
         }
         for (Diagnosis.Node p : n.premises()) {
-            if (p.fact().startsWith("knowledge: remediation") || p.fact().startsWith("target ")) {
+            if (p.kind() == Diagnosis.Kind.STEP || p.kind() == Diagnosis.Kind.TARGET) {
                 continue;
             }
             node(b, p, indent + 1, depth + 1);

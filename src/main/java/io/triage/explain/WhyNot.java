@@ -229,9 +229,13 @@ public final class WhyNot {
         List<RuleDescr> descrs = new ArrayList<>();
         Map<RuleDescr, String> fileOf = new java.util.IdentityHashMap<>();
         Map<RuleDescr, String> textOf = new java.util.IdentityHashMap<>();
-        Path dir = rules.files().isEmpty() ? null : commonDir(rules.files());
+        // a site overlay's files are named in full; the shipped ones relative to their common directory
+        Path overlayRules = rules.overlayRules();
+        List<Path> shipped = rules.files().stream().filter(f -> overlayRules == null || !f.startsWith(overlayRules)).toList();
+        Path dir = shipped.isEmpty() ? null : commonDir(shipped);
         for (Path f : rules.files()) {
-            String name = dir == null ? f.getFileName().toString() : dir.relativize(f).toString().replace('\\', '/');
+            String name = overlayRules != null && f.startsWith(overlayRules) ? f.toString()
+                    : dir == null ? f.getFileName().toString() : dir.relativize(f).toString().replace('\\', '/');
             if (!f.toString().endsWith(".drl")) {
                 notes.add(name + " is a decision table: its rules are not examined here");
                 continue;

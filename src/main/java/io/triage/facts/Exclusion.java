@@ -3,9 +3,9 @@ package io.triage.facts;
 /**
  * The verdict of the differential on one alternative cause: {@code ruled-out} (the evidence that would
  * show it was looked at and is not there) or {@code not-ruled-out} (the evidence is missing;
- * {@code missing} names the probe that would decide).
+ * {@code missing} names the probe that would decide). {@code reason} names its words in {@code texts.yaml} (reasons:).
  */
-public record Exclusion(String cause, String status, String reason, String missing) implements Derived {
+public record Exclusion(String cause, String status, Detail reason, String missing) implements Derived {
     public boolean ruledOut() {
         return "ruled-out".equals(status);
     }

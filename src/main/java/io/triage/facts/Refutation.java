@@ -1,7 +1,7 @@
 package io.triage.facts;
 
-/** Evidence that speaks against a cause. */
-public record Refutation(String cause, String reason) implements Derived {
+/** Evidence that speaks against a cause: {@code reason} names its words in {@code texts.yaml} (reasons:). */
+public record Refutation(String cause, Detail reason) implements Derived {
     @Override
     public String label() {
         return "not " + cause + ": " + reason;

@@ -2,11 +2,21 @@ package io.triage.facts;
 
 /**
  * A symptom the rules derived from evidence: {@code id} is stable (its sentence lives in
- * {@code knowledge-base/texts.yaml}); {@code value} is what later rules compare (a subtype, a PID, an
- * argument name), {@code detail} the values a person needs to see.
+ * {@code knowledge-base/texts.yaml} under {@code symptoms:}); {@code value} is what later rules compare (a
+ * subtype, a PID, an argument name), {@code detail} the values a person needs to see, put into the template of
+ * {@code details:} by the text layer.
  */
-public record Symptom(String id, String value, String detail) implements Derived {
-    public Symptom(String id, String detail) {
+public record Symptom(String id, String value, Detail detail) implements Derived {
+    public Symptom {
+        value = value == null ? "" : value;
+        detail = detail == null ? Detail.NONE : detail;
+    }
+
+    public Symptom(String id) {
+        this(id, "", Detail.NONE);
+    }
+
+    public Symptom(String id, Detail detail) {
         this(id, "", detail);
     }
 

@@ -44,6 +44,7 @@ public final class KnowledgeBase {
     private final Map<Integer, XidInfo> xids;
     private final Map<String, CauseSpec> causes;
     private final Map<String, String> symptomTexts;
+    private final Texts texts;
     private final Map<String, QuestionSpec> questions;
     private final Map<String, StepSpec> steps;
     private final List<io.triage.facts.AdviceOption> adviceOptions = new ArrayList<>();
@@ -101,7 +102,8 @@ public final class KnowledgeBase {
     /** An observation to ask for: what to run and why it decides. */
     public record QuestionSpec(String text, String command) { }
 
-    public record TextFile(Map<String, String> symptoms, Map<String, QuestionSpec> questions) { }
+    public record TextFile(Map<String, String> symptoms, Map<String, QuestionSpec> questions,
+                           Map<String, String> details, Map<String, String> reasons, Map<String, String> rationales) { }
 
     /** A next step: a title, a copyable command with {placeholders}, and why. */
     public record StepSpec(String title, String command, String rationale, List<String> causes) {
@@ -121,7 +123,7 @@ public final class KnowledgeBase {
     private KnowledgeBase(List<Marker> markers, Map<String, ServesSpec> serves, Map<String, String> kindByAlias,
                           ProcessPatterns processes, List<GpuProfileSpec> gpuProfiles,
                           GpuProfileSpec defaultGpuProfile, Thresholds thresholds, Map<Integer, XidInfo> xids,
-                          Map<String, CauseSpec> causes, Map<String, String> symptomTexts,
+                          Map<String, CauseSpec> causes, Texts texts,
                           Map<String, QuestionSpec> questions, Map<String, StepSpec> steps, Cadence cadence,
                           List<io.triage.facts.DifferentialNeed> differentials) {
         this.differentials = differentials;
@@ -138,7 +140,8 @@ public final class KnowledgeBase {
         this.thresholds = thresholds;
         this.xids = xids;
         this.causes = causes;
-        this.symptomTexts = symptomTexts;
+        this.texts = texts;
+        this.symptomTexts = texts.symptoms();
         this.questions = questions;
         this.steps = steps;
         int order = 0;
@@ -241,7 +244,7 @@ public final class KnowledgeBase {
         markers.forEach(m -> markerIds.add(m.id()));
         Cadence cadence = Cadence.load(yaml, dir.resolve("cadence.yaml"), markerIds);
         KnowledgeBase kb = new KnowledgeBase(markers, serves, kindByAlias, processes, profiles, gf.defaults(), thresholds, xids,
-                new LinkedHashMap<>(cf.causes()), txt.symptoms() == null ? Map.of() : txt.symptoms(),
+                new LinkedHashMap<>(cf.causes()), new Texts(txt.symptoms(), txt.rationales(), txt.details(), txt.reasons()),
                 txt.questions() == null ? Map.of() : txt.questions(), sf.steps(), cadence,
                 differentials(fragments.merged(DifferentialFile.class), cf, txt,
                         fragments.sites().getOrDefault("differentials", Map.of()), dir.resolve("differentials.yaml")));
@@ -523,6 +526,11 @@ public final class KnowledgeBase {
 
     public Map<String, String> symptomTexts() {
         return symptomTexts;
+    }
+
+    /** The words shown to people by id: sentences, rationales, detail templates, reasons. */
+    public Texts texts() {
+        return texts;
     }
 
     public Optional<QuestionSpec> question(String id) {

@@ -20,14 +20,25 @@ import java.util.regex.Pattern;
  * @param server the {@code T_SERVER} value ("" when not given)
  * @param probes the probe names, in the order the script runs them
  * @param ends true when the script prints the end frame
+ * @param assumedPorts the port the script assumes for each server kind when it finds none (its {@code case} arms, made
+ *                     from the knowledge base's {@code serves:}), and for any other kind under {@code *}
  */
-public record BundleScript(String nonce, String port, String log, String server, List<String> probes, boolean ends) {
+public record BundleScript(String nonce, String port, String log, String server, List<String> probes, boolean ends,
+                           java.util.Map<String, String> assumedPorts) {
+    private static final Pattern ASSUMED = Pattern.compile("^\\s*case \"\\$T_SERVER\" in (.{0,4000}) esac$");
+    private static final Pattern ARM = Pattern.compile("([a-z0-9*][a-z0-9._-]{0,31})\\) T_PORT=([0-9]{1,5});;");
     private static final Pattern NONCE = Pattern.compile("(?m)^N=([0-9A-Fa-f]{4,128})\\r?$");
     private static final Pattern ASSIGN = Pattern.compile("^(T_PORT|T_LOG|T_SERVER)=(.*)$");
     private static final Pattern STDIN_SHELL = Pattern.compile("^(?:/usr)?(?:/bin/)?(?:ba)?sh$");
 
     public BundleScript {
         probes = List.copyOf(probes);
+        assumedPorts = java.util.Map.copyOf(assumedPorts);
+    }
+
+    /** The port the script would assume for a server of this kind (empty when the script says none). */
+    public String assumedPort(String kind) {
+        return assumedPorts.getOrDefault(kind, assumedPorts.getOrDefault("*", ""));
     }
 
     /** The script, when {@code text} is one (a nonce and at least one probe or the end frame); else empty. */
@@ -44,6 +55,7 @@ public record BundleScript(String nonce, String port, String log, String server,
         String server = "";
         List<String> probes = new ArrayList<>();
         boolean ends = false;
+        java.util.Map<String, String> assumed = new java.util.LinkedHashMap<>();
         for (String raw : text.split("\n")) {
             String line = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
             Optional<ProbeFrames.Invocation> p = ProbeFrames.invoked(line);
@@ -53,6 +65,14 @@ public record BundleScript(String nonce, String port, String log, String server,
             }
             if (line.equals(ProbeFrames.END)) {
                 ends = true;
+                continue;
+            }
+            Matcher c = ASSUMED.matcher(line);
+            if (c.matches()) {
+                Matcher arm = ARM.matcher(c.group(1));
+                while (arm.find()) {
+                    assumed.putIfAbsent(arm.group(1), arm.group(2));
+                }
                 continue;
             }
             Matcher a = ASSIGN.matcher(line);
@@ -69,7 +89,7 @@ public record BundleScript(String nonce, String port, String log, String server,
         if (probes.isEmpty() && !ends) {
             return Optional.empty();
         }
-        return Optional.of(new BundleScript(n.group(1), port, log, server, probes, ends));
+        return Optional.of(new BundleScript(n.group(1), port, log, server, probes, ends, assumed));
     }
 
     /**

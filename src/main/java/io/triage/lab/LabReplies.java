@@ -52,7 +52,9 @@ final class LabReplies {
                 discovered.add("port=" + p);
             } else {
                 String kind = script.server().isEmpty() ? target.getOrDefault("server", "") : script.server();
-                assumed = "port=" + (kind.equals("vllm") || kind.equals("tgi") ? 8000 : 30000);
+                // as the script would: the port its own case arms (the knowledge base's serves:) give the kind
+                String port = script.assumedPort(kind);
+                assumed = port.isEmpty() ? null : "port=" + port;
             }
         }
         if (script.log().isEmpty()) {

@@ -229,10 +229,10 @@ class ChatRenderersTest {
         String longLine = "x".repeat(5000);
         List<Diagnosis.Node> premises = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            premises.add(new Diagnosis.Node("rule " + i, "why " + i, "fact " + i + " " + longLine, null,
-                    List.of(new Diagnosis.Node("", "", "line", new Diagnosis.Evidence("log_tail", i + 1, longLine), List.of()))));
+            premises.add(new Diagnosis.Node(Diagnosis.Kind.SYMPTOM, "rule " + i, "why " + i, "fact " + i + " " + longLine, null,
+                    List.of(new Diagnosis.Node(Diagnosis.Kind.EVIDENCE, "", "", "line", new Diagnosis.Evidence("log_tail", i + 1, longLine), List.of()))));
         }
-        Diagnosis.Node top = new Diagnosis.Node("verdict rule", "because", "crash (high)", null, premises);
+        Diagnosis.Node top = new Diagnosis.Node(Diagnosis.Kind.RULE, "verdict rule", "because", "crash (high)", null, premises);
         List<Diagnosis.HypothesisView> hs = List.of(new Diagnosis.HypothesisView("crash", "cuda-oom", "supported", "high",
                 "Crash", List.of(top), List.of()));
         List<Diagnosis.Exclusion> ex = new ArrayList<>();

@@ -41,6 +41,43 @@ class DiagnosisSchemaTest {
         }));
     }
 
+    /** The kinds a link of the chain can have: the schema's enum. */
+    private static final List<String> KINDS = List.of("evidence", "knowledge", "step", "symptom", "rule", "target", "cut");
+
+    @TestFactory
+    Stream<DynamicTest> everyLinkOfEveryScenarioChainHasAKindThatAgreesWithItsShape() {
+        return Scenarios.all().entrySet().stream().map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
+            JsonNode doc = MAPPER.readTree(new JsonRenderer().render(e.getValue()));
+            List<JsonNode> links = new java.util.ArrayList<>();
+            for (JsonNode h : doc.get("hypotheses")) {
+                h.get("because").forEach(n -> walk(n, links));
+                h.get("against").forEach(n -> walk(n, links));
+            }
+            doc.get("ruledOut").forEach(x -> x.get("because").forEach(n -> walk(n, links)));
+            doc.get("questions").forEach(q -> q.get("because").forEach(n -> walk(n, links)));
+            assertFalse(links.isEmpty(), "no chain at all");
+            for (JsonNode n : links) {
+                String kind = n.path("kind").asText("");
+                assertTrue(KINDS.contains(kind), "kind '" + kind + "' of " + n.get("fact"));
+                boolean byRule = kind.equals("symptom") || kind.equals("rule");
+                assertEquals(byRule, !n.get("rule").asText().isEmpty(), kind + " link with rule '" + n.get("rule") + "'");
+                if (n.has("evidence")) {
+                    assertEquals("evidence", kind, "a link that locates a line is evidence: " + n.get("fact"));
+                }
+                if (!byRule) {
+                    assertEquals(0, n.get("premises").size(), kind + " link with premises: " + n.get("fact"));
+                }
+            }
+            // each kind of the parser's, the rules' and the knowledge base's facts is in the chains somewhere
+            assertTrue(links.stream().anyMatch(n -> n.get("kind").asText().equals("evidence")), e.getKey());
+        }));
+    }
+
+    private static void walk(JsonNode n, List<JsonNode> into) {
+        into.add(n);
+        n.get("premises").forEach(p -> walk(p, into));
+    }
+
     @Test
     void brokenDocumentsAreRejected() throws Exception {
         Diagnosis d = Scenarios.all().values().iterator().next();
@@ -58,6 +95,7 @@ class DiagnosisSchemaTest {
         rejected(good, doc -> ((ObjectNode) doc.get("coverage")).remove("absent"), "absent");
         rejected(good, doc -> ((ObjectNode) doc.get("target")).put("port", "8000"), "port");
         rejected(good, doc -> ((ObjectNode) doc.get("engine")).put("rulesFired", -1), "rulesFired");
+        rejected(good, doc -> ((ObjectNode) doc.get("hypotheses").get(0).get("because").get(0)).put("kind", "hunch"), "kind");
         rejected(good, doc -> {
             ArrayNode probes = (ArrayNode) doc.get("coverage").get("probes");
             ((ObjectNode) probes.get(0)).put("status", "absent");

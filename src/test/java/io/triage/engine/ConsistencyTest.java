@@ -27,23 +27,20 @@ class ConsistencyTest {
             import io.triage.facts.*;
 
             rule "health refused"
-                @rationale("Nothing listens.")
             when
                 $h: Health(status == "refused")
             then
-                insertLogical(new Symptom("health-refused", ""));
+                insertLogical(new Symptom("health-refused"));
             end
 
             rule "no process"
-                @rationale("Nothing runs.")
             when
                 not Proc()
             then
-                insertLogical(new Symptom("no-server-process", ""));
+                insertLogical(new Symptom("no-server-process"));
             end
 
             rule "killed from outside"
-                @rationale("Refused and gone.")
             when
                 Symptom(id in ("health-refused", "health-timeout"))
                 Symptom(id == "no-server-process")
@@ -53,23 +50,20 @@ class ConsistencyTest {
             end
 
             rule "timed out"
-                @rationale("No answer.")
             when
                 Health(status == "timeout")
             then
-                insertLogical(new Symptom("health-timeout", ""));
+                insertLogical(new Symptom("health-timeout"));
             end
 
             rule "kernel log unread"
-                @rationale("Without dmesg the OOM killer stays possible.")
             when
                 ProbeStatus(probe == "dmesg", status != "ok")
             then
-                insertLogical(new Exclusion("oom-killer", "not-ruled-out", "unread", "dmesg"));
+                insertLogical(new Exclusion("oom-killer", "not-ruled-out", Detail.as("kernel-log-unread"), "dmesg"));
             end
 
             rule "ask for what is missing"
-                @rationale("The missing probe decides.")
             when
                 $x: Exclusion(status == "not-ruled-out", $m: missing != "")
             then
@@ -100,6 +94,18 @@ class ConsistencyTest {
               probe-dmesg:
                 text: Read the kernel log
                 command: sudo dmesg -T | tail -50
+            reasons:
+              kernel-log-unread: the kernel log was not read
+            rationales:
+              health refused: Nothing listens.
+              no process: Nothing runs.
+              killed from outside: Refused and gone.
+              timed out: No answer.
+              kernel log unread: Without dmesg the OOM killer stays possible.
+              ask for what is missing: The missing probe decides.
+              GPU hot: Hot.
+              after a kill: x
+              "a detail: the port": The probe's port.
             """;
 
     static final String STEPS = """
@@ -219,11 +225,10 @@ class ConsistencyTest {
         String rules = RULES + """
 
                 rule "GPU hot"
-                    @rationale("Hot.")
                 when
                     Gpu(utilPct > 99)
                 then
-                    insertLogical(new Symptom("gpu-hot", ""));
+                    insertLogical(new Symptom("gpu-hot"));
                 end
                 """;
         String texts = TEXTS.replace("symptoms:\n", "symptoms:\n  gpu-hot: A GPU is hot\n");
@@ -257,12 +262,11 @@ class ConsistencyTest {
         String rules = RULES + """
 
                 rule "after a kill"
-                    @rationale("x")
                 when
                     Hypothesis(cause == "externel-kill")
                     LogMarker(kind == "tracebak")
                 then
-                    insertLogical(new Symptom("no-server-process", ""));
+                    insertLogical(new Symptom("no-server-process"));
                 end
                 """;
         Consistency.Report r = check(home(rules, CAUSES, TEXTS, STEPS));
@@ -292,5 +296,63 @@ class ConsistencyTest {
         assertTrue(t.contentHash().matches("sha256:[0-9a-f]{16}"), t.contentHash());
         Files.writeString(home.resolve("knowledge-base/texts.yaml"), TEXTS + "  # edited\n");
         assertTrue(!ContentHash.of(home).equals(t.contentHash()), "an edit changes the hash");
+    }
+
+    @Test
+    void aRuleWithoutItsRationaleFailsAtTheRuleAndARationaleForNoRuleIsReportedAtItsLine() throws IOException {
+        String texts = TEXTS.replace("  timed out: No answer.\n", "  timed ot: No answer.\n");
+        Consistency.Report r = check(home(RULES, CAUSES, texts, STEPS));
+        assertEquals(1, r.errors().size(), r.errors().toString());
+        RuleBase.Problem p = r.errors().get(0);
+        assertEquals("rules/10-small.drl", p.file());
+        assertEquals(lineOf(RULES, "rule \"timed out\""), p.line());
+        assertTrue(p.text().startsWith("rule \"timed out\" has no rationale in texts.yaml (rationales:)"), p.text());
+        assertTrue(p.text().contains("did you mean timed ot?"), p.text());
+        List<RuleBase.Problem> orphan = r.warnings().stream().filter(w -> w.text().contains("timed ot")).toList();
+        assertEquals(1, orphan.size(), r.warnings().toString());
+        assertEquals("knowledge-base/texts.yaml", orphan.get(0).file());
+        assertEquals(lineOf(texts, "timed ot:"), orphan.get(0).line());
+        assertTrue(orphan.get(0).text().startsWith("texts.yaml has a rationale for rule \"timed ot\", which no rule file has"),
+                orphan.get(0).text());
+    }
+
+    @Test
+    void aQuotedRationaleKeyWithAColonIsFoundAtItsLine() throws IOException {
+        Consistency.Report r = check(home(RULES, CAUSES, TEXTS, STEPS));
+        RuleBase.Problem w = r.warnings().stream().filter(x -> x.text().contains("a detail: the port")).findFirst()
+                .orElseThrow(() -> new AssertionError(r.warnings().toString()));
+        assertEquals(lineOf(TEXTS, "\"a detail: the port\":"), w.line());
+    }
+
+    @Test
+    void aDetailWithoutItsTemplateOrAskingForAValueTheRuleDoesNotPassFailsAtTheLineThatFillsIt() throws IOException {
+        String rules = RULES.replace("insertLogical(new Symptom(\"health-timeout\"));",
+                "insertLogical(new Symptom(\"health-timeout\", Detail.of(\"seconds\", 5)));")
+                .replace("insertLogical(new Symptom(\"health-refused\"));",
+                        "insertLogical(new Symptom(\"health-refused\", Detail.as(\"port\", \"port\", 8000)));");
+        String texts = TEXTS + "details:\n  health-refused.port: 'port {port} on {host}'\n  health-ok: 'HTTP {code}'\n";
+        Consistency.Report r = check(home(rules, CAUSES, texts, STEPS));
+        assertEquals(2, r.errors().size(), r.errors().toString());
+        assertTrue(r.errors().stream().anyMatch(p -> p.line() == lineOf(rules, "Detail.of(\"seconds\"")
+                && p.text().startsWith("the detail of symptom health-timeout has no template in texts.yaml (details:)")),
+                r.errors().toString());
+        assertTrue(r.errors().stream().anyMatch(p -> p.line() == lineOf(rules, "Detail.as(\"port\"")
+                && p.text().startsWith("texts.yaml details: health-refused.port asks for {host}, which the rule does not pass")),
+                r.errors().toString());
+        assertTrue(r.warnings().stream().anyMatch(w -> w.line() == lineOf(texts, "health-ok:")
+                && w.text().contains("detail template health-ok that no rule fills")), r.warnings().toString());
+    }
+
+    @Test
+    void aReasonWithoutItsTextFailsAndAnUnusedReasonIsReported() throws IOException {
+        String texts = TEXTS.replace("  kernel-log-unread: the kernel log was not read\n",
+                "  kernel-log-unred: the kernel log was not read\n");
+        Consistency.Report r = check(home(RULES, CAUSES, texts, STEPS));
+        assertEquals(1, r.errors().size(), r.errors().toString());
+        assertEquals(lineOf(RULES, "kernel-log-unread"), r.errors().get(0).line());
+        assertTrue(r.errors().get(0).text().startsWith("reason kernel-log-unread has no template in texts.yaml (reasons:)"
+                + " (did you mean kernel-log-unred?)"), r.errors().get(0).text());
+        assertTrue(r.warnings().stream().anyMatch(w -> w.line() == lineOf(texts, "kernel-log-unred:")
+                && w.text().contains("reason kernel-log-unred that no rule gives")), r.warnings().toString());
     }
 }

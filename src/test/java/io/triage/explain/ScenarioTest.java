@@ -1,5 +1,6 @@
 package io.triage.explain;
 
+import io.triage.ScenarioSuite;
 import io.triage.TestHome;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -50,12 +51,8 @@ class ScenarioTest {
         return scenarios(TestHome.SCENARIOS);
     }
 
-    private static List<Path> scenarioDirs(Path root) throws IOException {
-        List<Path> dirs = new ArrayList<>();
-        try (Stream<Path> s = Files.walk(root)) {
-            s.filter(p -> Files.isRegularFile(p.resolve("expected.txt"))).sorted().forEach(dirs::add);
-        }
-        return dirs;
+    private static List<Path> scenarioDirs(Path root) {
+        return ScenarioSuite.find(List.of(root));
     }
 
     private static Stream<DynamicTest> scenarios(Path root) throws IOException {
@@ -64,12 +61,11 @@ class ScenarioTest {
         return dirs.stream().map(dir -> DynamicTest.dynamicTest(root.relativize(dir).toString(), () -> check(dir)));
     }
 
-    static void check(Path dir) throws Exception {
-        Expectation e = Expectation.read(dir);
-        Diagnosis d = TestHome.triage().replay(dir, Map.of());
-        List<String> failures = e.failures(d);
-        if (!failures.isEmpty()) {
-            fail(String.join("; ", failures));
+    /** One scenario through the loop {@code rules test} and a strict reload use. */
+    static void check(Path dir) {
+        ScenarioSuite.Outcome o = ScenarioSuite.one(TestHome.triage(), dir);
+        if (!o.passed()) {
+            fail(String.join("; ", o.problems()));
         }
     }
 }

@@ -96,7 +96,7 @@ class WhyNotTest {
             import io.triage.facts.*;
 
             rule "tiny: the probes ran alike and the kernel killed something"
-                @rationale("a rule set made for this test")
+                // a rule set made for this test (its rationales are in texts.yaml)
             when
                 $p: ProbeStatus(probe == "gpus", $rc: rc)
                 ProbeStatus(probe == "dmesg", rc == $rc)
@@ -106,7 +106,7 @@ class WhyNotTest {
             end
 
             rule "tiny: never"
-                @rationale("a second candidate that meets nothing")
+                // a second candidate that meets nothing
             when
                 Gpu(index == -1)
             then
@@ -163,6 +163,14 @@ class WhyNotTest {
         }
         Files.createDirectories(home.resolve("rules"));
         Files.writeString(home.resolve("rules/tiny.drl"), drl);
+        // the tiny rules' rationales, beside the shipped ones (which name rules this home does not have: warnings)
+        Path texts = home.resolve("knowledge-base/texts.yaml");
+        Files.writeString(texts, Files.readString(texts).replace("\nrationales:\n", """
+
+                rationales:
+                  "tiny: the probes ran alike and the kernel killed something": a rule set made for this test
+                  "tiny: never": a second candidate that meets nothing
+                """));
         return home;
     }
 }

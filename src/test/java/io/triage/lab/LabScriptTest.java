@@ -27,6 +27,18 @@ class LabScriptTest {
     }
 
     @Test
+    void theLabAssumesThePortTheScriptWouldFromTheKnowledgeBase() {
+        BundleScript s = BundleScript.parse(io.triage.TestHome.bundle("tgi", null, null).script()).orElseThrow();
+        io.triage.TestHome.triage().knowledge().serves().forEach((kind, serves) -> {
+            if (serves.port() != null) {
+                assertEquals(String.valueOf(serves.port()), s.assumedPort(kind), kind);
+            }
+        });
+        assertEquals("30000", s.assumedPort("no-such-kind"), "the script's fallback arm");
+        assertEquals("3000", s.assumedPort("tgi"), "TGI's own default port, not vLLM's");
+    }
+
+    @Test
     void emptyTargetValuesStayEmpty() {
         BundleScript s = BundleScript.parse(io.triage.TestHome.bundle(null, null, null).script()).orElseThrow();
         assertEquals("", s.port());

@@ -227,6 +227,17 @@ class PageBrowserTest {
         assertTrue(chain.getText().startsWith("Why Killed from outside"), chain.getText());
         assertTrue(chain.findElements(By.cssSelector(".chain li")).size() >= 5);
         assertFalse(chain.findElements(By.cssSelector(".chain .ev")).isEmpty(), "the chain does not end on captured lines");
+        // every link is drawn by its kind: a captured line only on evidence, a rule only under what a rule concluded
+        List<String> kinds = chain.findElements(By.cssSelector(".chain li")).stream().map(li -> li.getAttribute("data-kind")).toList();
+        assertTrue(java.util.Set.of("evidence", "knowledge", "step", "symptom", "rule", "cut").containsAll(kinds), kinds.toString());
+        assertTrue(kinds.contains("evidence") && kinds.contains("symptom") && kinds.contains("rule"), kinds.toString());
+        for (WebElement ev : chain.findElements(By.cssSelector(".chain .ev"))) {
+            assertEquals("evidence", ev.findElement(By.xpath("..")).getAttribute("data-kind"));
+        }
+        for (WebElement r : chain.findElements(By.cssSelector(".chain .rule"))) {
+            assertTrue(java.util.Set.of("symptom", "rule").contains(r.findElement(By.xpath("..")).getAttribute("data-kind")));
+        }
+        shot("03-why-chain");
 
         before = bubbles().size();
         say("why not the OOM killer?");
