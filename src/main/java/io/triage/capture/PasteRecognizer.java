@@ -45,6 +45,7 @@ public final class PasteRecognizer {
         NVIDIA_SMI_TABLE("nvidia-smi table", "nvidia_smi_full"),
         GPU_CSV("nvidia-smi GPU query (CSV)", "gpus"),
         GPU_APPS_CSV("nvidia-smi compute-apps query (CSV)", "gpu_apps"),
+        GPU_THROTTLE_CSV("nvidia-smi clock event reasons (CSV)", "gpu_throttle"),
         NVIDIA_SMI_QUERY("nvidia-smi -q report", "nvidia_smi_q"),
         PS("process list (ps)", "ps"),
         PGREP("process lines (pgrep -a)", "pgrep"),
@@ -432,6 +433,10 @@ public final class PasteRecognizer {
         String args = String.join(" ", t);
         switch (w) {
             case "nvidia-smi":
+                if (args.contains("--query-gpu") && (args.contains("clocks_throttle_reasons.")
+                        || args.contains("clocks_event_reasons."))) {
+                    return Kind.GPU_THROTTLE_CSV;
+                }
                 if (args.contains("--query-gpu")) {
                     return Kind.GPU_CSV;
                 }

@@ -131,6 +131,8 @@ public final class FactBuilder {
         guarded(capture.probes().get("gpus"), sink, p -> NvidiaSmiParser.gpuCsv(p, sink));
         guarded(capture.probes().get("gpu_apps"), sink, p -> NvidiaSmiParser.appsCsv(p, sink));
         guarded(capture.probes().get("nvidia_smi_full"), sink, p -> NvidiaSmiParser.table(p, sink));
+        guarded(capture.probes().get("gpu_throttle"), sink, p -> GpuThrottleParser.parse(p, sink));
+        guarded(capture.probes().get("nvidia_smi_q"), sink, p -> GpuThrottleParser.report(p, sink));
 
         Map<Integer, Proc> procs = new LinkedHashMap<>();
         guarded(capture.probes().get("ps"), sink, p -> ProcessParser.ps(p, kb.processes(), procs, sink));

@@ -192,6 +192,14 @@ public final class ProbeCatalogue {
             new Entry("listen", Look.FIRST, When.ALWAYS, "ss -ltnp 2>/dev/null || netstat -ltnp", 5, true),
             new Entry("dmesg", Look.FIRST, When.ALWAYS, DMESG, 10, true),
             new Entry("nvidia_smi_full", Look.FIRST, When.ALWAYS, "nvidia-smi", 10, true),
+            // why the clocks are down (thermal, power brake, a lowered power cap): rules/36-gpu-throttle.drl. Drivers from
+            // 535 on print these fields as clocks_event_reasons.*; one that lacks a field gets the bitmask alone
+            new Entry("gpu_throttle", Look.FIRST, When.ALWAYS, "nvidia-smi --query-gpu=index,clocks_throttle_reasons.active,"
+                    + "clocks_throttle_reasons.sw_power_cap,clocks_throttle_reasons.hw_slowdown,"
+                    + "clocks_throttle_reasons.hw_thermal_slowdown,clocks_throttle_reasons.hw_power_brake_slowdown,"
+                    + "clocks_throttle_reasons.sw_thermal_slowdown,temperature.gpu,power.limit,power.default_limit,clocks.sm,"
+                    + "clocks.max.sm --format=csv 2>/dev/null || nvidia-smi --query-gpu=index,clocks_throttle_reasons.active "
+                    + "--format=csv", 10, true),
             // busy-hung: the server's own request counters; histogram buckets dropped, size capped
             new Entry("metrics", Look.FIRST, When.ALWAYS, "curl -sS --max-time 3 \"http://127.0.0.1:$T_PORT/metrics\" "
                     + "| grep -v -E '_bucket[{ ]' | head -c " + METRICS_MAX_OUT, 6, false),

@@ -1,0 +1,1 @@
+nvidia-smi --query-gpu=index,clocks_throttle_reasons.active,clocks_throttle_reasons.sw_power_cap,clocks_throttle_reasons.hw_slowdown,clocks_throttle_reasons.hw_thermal_slowdown,clocks_throttle_reasons.hw_power_brake_slowdown,clocks_throttle_reasons.sw_thermal_slowdown,temperature.gpu,power.limit,power.default_limit,clocks.sm,clocks.max.sm --format=csv
