@@ -123,13 +123,15 @@ public final class Triage {
             knowledge.completeExceptionally(e);
             throw e;
         }
+        // hashed while the rules still load: this thread would only wait for them
+        String contentHash = ContentHash.of(home);
         RuleBase rb;
         try {
             rb = RuleBase.await(rules);
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
-        return new Triage(home, kb, rb, new Redactor(secrets, key), ContentHash.of(home));
+        return new Triage(home, kb, rb, new Redactor(secrets, key), contentHash);
     }
 
     /** The probe names a capture can hold: the bundle's and the capture format's standard ones. */
