@@ -16,7 +16,7 @@ jar=$PWD/target/triage.jar; launcher=$PWD/target/triage
 [ -f "$jar" ] || { echo "build first: mvn -DskipTests package" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
 work=$(mktemp -d); lab=
-trap '[ -n "$lab" ] && kill "$lab" 2>/dev/null; rm -rf "$work"' EXIT
+trap '[ -n "$lab" ] && kill "$lab" 2>/dev/null; rm -rf "$work"' EXIT; trap 'exit 130' INT TERM
 export XDG_CACHE_HOME="$work/cache"; mkdir -m 700 "$XDG_CACHE_HOME"
 
 java -jar "$jar" --home "$PWD" lab --port 0 --fleet 1 --latency "$latency" --state "$work/lab" > "$work/lab.out" 2>&1 &

@@ -19,7 +19,7 @@ runs=${1:-7}; base=${2:-}
 capture=${CAPTURE:-$PWD/knowledge-base/scenarios/h200/00-idle-baseline}
 [ -f target/triage.jar ] || { echo "build first: mvn -DskipTests package" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; trap 'exit 130' INT TERM
 export XDG_CACHE_HOME="$work/cache"; mkdir -m 700 "$XDG_CACHE_HOME"
 here=$PWD
 cd "$work"   # a neutral working directory: no rules/ here to be pointed out
