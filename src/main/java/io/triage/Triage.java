@@ -149,13 +149,15 @@ public final class Triage {
             knowledge.completeExceptionally(e);
             throw e;
         }
+        // hashed while the rules still load: this thread would only wait for them
+        String contentHash = ContentHash.of(home, overlay);
         RuleBase rb;
         try {
             rb = RuleBase.await(rules);
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
-        return new Triage(home, kb, rb, new Redactor(secrets, key), ContentHash.of(home, overlay), overlay);
+        return new Triage(home, kb, rb, new Redactor(secrets, key), contentHash, overlay);
     }
 
     /** The probe names a capture can hold: every probe of the catalogue (the capture format's standard ones among them). */

@@ -106,20 +106,30 @@ public final class PasteRecognizer {
 
     private final ProcessPatterns processes;
     private final List<Marker> markers;
-    private final LiteralIndex markerIndex;
+    /** Built when a text is first recognised (most captures have none to recognise): {@link #markerIndex()}. */
+    private volatile LiteralIndex markerIndex;
     private final Set<String> reserved;
 
     /** Builds a recognizer from the knowledge base: its log markers and server process names. */
     public PasteRecognizer(KnowledgeBase kb) {
         this.processes = kb.processes();
         this.markers = kb.markers();
-        this.markerIndex = new LiteralIndex(markers);
         java.util.HashSet<String> names = new java.util.HashSet<>(io.triage.parse.FactBuilder.STANDARD_PROBES);
         for (Kind k : Kind.values()) {
             names.add(k.probe());
         }
         names.add(STATUS_JOURNAL_PROBE);
         this.reserved = Set.copyOf(names);
+    }
+
+    /** The literal index of every marker, built once on first use (two threads at once may both build it: same index). */
+    private LiteralIndex markerIndex() {
+        LiteralIndex i = markerIndex;
+        if (i == null) {
+            i = new LiteralIndex(markers);
+            markerIndex = i;
+        }
+        return i;
     }
 
     /** Whether this recognizer files what it recognises under the probe name {@code probe} (a name parsers read). */
@@ -744,7 +754,7 @@ public final class PasteRecognizer {
         Map<String, Integer> votes = new HashMap<>();
         for (int i = from; i <= to && i - from < 2000; i++) {
             String text = w.lines.get(i).view();
-            BitSet c = markerIndex.candidates(text);
+            BitSet c = markerIndex().candidates(text);
             for (int m = c.nextSetBit(0); m >= 0; m = c.nextSetBit(m + 1)) {
                 Marker mk = markers.get(m);
                 if (!mk.server().equals("common") && mk.pattern().matcher(text).find()) {
@@ -1428,7 +1438,7 @@ public final class PasteRecognizer {
         if (t.contains("%|") && (t.contains("it/s") || t.contains("s/it"))) {
             return true; // tqdm progress
         }
-        BitSet c = markerIndex.candidates(t);
+        BitSet c = markerIndex().candidates(t);
         for (int m = c.nextSetBit(0); m >= 0; m = c.nextSetBit(m + 1)) {
             if (markers.get(m).pattern().matcher(t).find()) {
                 return true;

@@ -25,9 +25,12 @@ import java.util.concurrent.Callable;
 
 /** The {@code triage} command line. Exit codes: 0 a diagnosis was produced, 2 unusable input, 3 broken rules or knowledge. */
 @Command(name = "triage", mixinStandardHelpOptions = true, version = "triage 0.1.0",
-        description = "Tells why an inference server stopped answering, how sure it is, and what to do next.",
-        subcommands = {Serve.class, Lab.Demo.class, Main.Replay.class, Diagnose.class, Lab.Serve.class, Bundle.class, Main.Rules.class})
+        description = "Tells why an inference server stopped answering, how sure it is, and what to do next.")
 public final class Main implements Callable<Integer> {
+    /** The subcommands, in the order the usage lists them ({@link #commandLine()} adds them). */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(Serve.class, Lab.Demo.class, Main.Replay.class,
+            Diagnose.class, Lab.Serve.class, Bundle.class, Main.Rules.class);
+
     public static final int OK = 0;
     public static final int BAD_INPUT = 2;
     public static final int BROKEN_KNOWLEDGE = 3;
@@ -52,7 +55,9 @@ public final class Main implements Callable<Integer> {
 
     /** Runs the command line with the given streams; returns the exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new Main());
+        Main main = new Main();
+        main.early = Early.start(args);
+        CommandLine cl = commandLine(main, args);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, line, parse) -> {
@@ -61,6 +66,130 @@ public final class Main implements Callable<Integer> {
         });
         return cl.execute(args);
     }
+
+    /** The whole command line, every subcommand in it (its usage, and tests that parse any command). */
+    public static CommandLine commandLine() {
+        return commandLine(null);
+    }
+
+    /**
+     * The command line that {@code args} need: only the subcommand they name, when they name one, since picocli
+     * reflects over every option of every command it is given and that is a tenth of a short command's start; the
+     * whole command line otherwise (no command, an option before it that is not the product's, an unknown word:
+     * the usage and picocli's suggestions then see every command). A command parses and runs the same either way.
+     */
+    static CommandLine commandLine(String[] args) {
+        return commandLine(new Main(), args);
+    }
+
+    private static CommandLine commandLine(Main main, String[] args) {
+        String named = args == null ? null : namedCommand(args);
+        CommandLine cl = new CommandLine(main);
+        for (Class<?> c : SUBCOMMANDS) {
+            if (named == null || named.equals(c.getAnnotation(Command.class).name())) {
+                cl.addSubcommand(c);
+            }
+        }
+        if (named != null && cl.getSubcommands().isEmpty()) {
+            for (Class<?> c : SUBCOMMANDS) {
+                cl.addSubcommand(c);
+            }
+        }
+        return cl;
+    }
+
+    /** The subcommand word of {@code args}: the first word past the product's own options, or null. */
+    static String namedCommand(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a == null) {
+                return null;
+            }
+            if (a.equals("--home")) {
+                i++;
+            } else if (!a.startsWith("--home=") && !a.equals("--verbose")) {
+                return a.startsWith("-") ? null : a;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The product of a {@code replay}, loading (rules from the cache, knowledge) on a thread of its own from before
+     * picocli reads the command line: the two overlap. Used only when the command then asks for exactly this: the
+     * cached rules of the home its options name ({@link #triage(boolean)} checks); otherwise it is left to finish
+     * unused, and errors are raised by the load the command does itself.
+     */
+    record Early(Path home, java.util.concurrent.FutureTask<Triage> loading) {
+        /** The load a {@code replay} will ask for, started; null for any other command, or when no home is found. */
+        static Early start(String[] args) {
+            if (!"replay".equals(namedCommand(args))) {
+                return null;
+            }
+            String site = System.getenv("TRIAGE_OVERLAY");
+            if (site != null && !site.isBlank()) {
+                return null; // an overlay changes the base: the command loads it, with the overlay
+            }
+            String named = null;
+            for (int i = 0; i < args.length; i++) {
+                if (args[i].equals("--home") && i + 1 < args.length) {
+                    named = args[++i];
+                } else if (args[i].startsWith("--home=")) {
+                    named = args[i].substring("--home=".length());
+                } else if (args[i].equals("replay")) {
+                    break;
+                }
+            }
+            for (String a : args) {
+                if (a.equals("--overlay") || a.startsWith("--overlay=")) {
+                    return null;
+                }
+            }
+            Path home;
+            try {
+                home = Triage.locateHome(named == null ? null : Path.of(named)).path();
+            } catch (RuntimeException e) {
+                return null; // the command says why, when it looks for its home itself
+            }
+            java.util.concurrent.FutureTask<Triage> f = new java.util.concurrent.FutureTask<>(() -> Triage.load(home,
+                    RedactionKey.installation(), RuleBaseCache.forUser(System.getenv(), Path.of(System.getProperty("user.home"))),
+                    false, null));
+            Thread t = new Thread(f, "triage-load");
+            t.setDaemon(true);
+            t.start();
+            return new Early(home, f);
+        }
+
+        /** The loaded product (waiting for it), or what loading threw, as loading threw it. */
+        Triage await() {
+            boolean interrupted = false;
+            try {
+                while (true) {
+                    try {
+                        return loading.get();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        Throwable c = e.getCause();
+                        if (c instanceof RuntimeException r) {
+                            throw r;
+                        }
+                        if (c instanceof Error err) {
+                            throw err;
+                        }
+                        throw new IllegalStateException("cannot load the product: " + c, c);
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    /** The load started for this command before its options were read ({@link Early}), or null. */
+    private Early early;
 
     @Override
     public Integer call() {
@@ -130,7 +259,8 @@ public final class Main implements Callable<Integer> {
             err.println(Safe.forTerminal("triage: site overlay " + o.dir() + (overlay != null ? " (--overlay)" : " (TRIAGE_OVERLAY)")));
             err.flush();
         }
-        Triage t = Triage.load(h.path(), RedactionKey.installation(),
+        Triage t = cached && knowledge == null && o == null && early != null && early.home().equals(h.path()) ? early.await()
+                : Triage.load(h.path(), RedactionKey.installation(),
                 cached ? RuleBaseCache.forUser(System.getenv(), Path.of(System.getProperty("user.home"))) : null, !cached,
                 knowledge, o);
         RuleBase.Origin origin = t.rules().origin();

@@ -42,7 +42,9 @@ import java.util.stream.Stream;
  * renamed into place, so that a process never reads half of one that another is writing.
  */
 public final class RuleBaseCache {
-    private static final byte[] MAGIC = "triage-rulebase/2\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC = "triage-rulebase/3\n".getBytes(StandardCharsets.US_ASCII);
+    /** Largest entry body read back, inflated (a rule base of a few hundred rules is a few MiB). */
+    private static final int MAX_BODY = 256 << 20;
     private static final Set<PosixFilePermission> GROUP_OR_OTHERS_WRITE =
             EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
     /** Entries kept: one per rules/knowledge content recently used (several homes may share the cache). */
@@ -221,10 +223,11 @@ public final class RuleBaseCache {
             throw new IOException("not a rule-base entry of this format");
         }
         byte[] digest = Arrays.copyOfRange(all, MAGIC.length, MAGIC.length + 32);
-        byte[] body = Arrays.copyOfRange(all, MAGIC.length + 32, all.length);
-        if (!MessageDigest.isEqual(digest, sha256().digest(body))) {
+        byte[] stored = Arrays.copyOfRange(all, MAGIC.length + 32, all.length);
+        if (!MessageDigest.isEqual(digest, sha256().digest(stored))) {
             throw new IOException("its digest does not match its content (corrupt or truncated)");
         }
+        byte[] body = inflate(stored);
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(body))) {
             String recorded = in.readUTF();
             if (!recorded.equals(key)) {
@@ -277,7 +280,7 @@ public final class RuleBaseCache {
             out.writeInt(packages.length);
             out.write(packages);
         }
-        byte[] b = body.toByteArray();
+        byte[] b = deflate(body.toByteArray());
         Path tmp = Files.createTempFile(dir, ".entry-", ".tmp",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try {
@@ -296,6 +299,69 @@ public final class RuleBaseCache {
             Files.deleteIfExists(tmp);
         }
         prune(entry);
+    }
+
+    /**
+     * What an entry stores of its body: its length, then the body deflated. The serialised packages shrink about ten
+     * times, and the digest, which the first run of a process computes slowly (not yet compiled to machine code),
+     * is then taken over a tenth of the bytes.
+     */
+    static byte[] deflate(byte[] body) {
+        java.util.zip.Deflater d = new java.util.zip.Deflater(java.util.zip.Deflater.DEFAULT_COMPRESSION);
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(body.length / 8 + 64);
+            out.writeBytes(java.nio.ByteBuffer.allocate(4).putInt(body.length).array());
+            d.setInput(body);
+            d.finish();
+            byte[] buf = new byte[64 << 10];
+            while (!d.finished()) {
+                out.write(buf, 0, d.deflate(buf));
+            }
+            return out.toByteArray();
+        } finally {
+            d.end();
+        }
+    }
+
+    /**
+     * The body of {@link #deflate}'s bytes: exactly the length they declare (at most {@link #MAX_BODY}), every byte
+     * of them used.
+     *
+     * @throws IOException when they are not such bytes
+     */
+    static byte[] inflate(byte[] stored) throws IOException {
+        if (stored.length < 4) {
+            throw new IOException("no body");
+        }
+        int len = java.nio.ByteBuffer.wrap(stored, 0, 4).getInt();
+        if (len <= 0 || len > MAX_BODY) {
+            throw new IOException("bad body length " + len);
+        }
+        java.util.zip.Inflater inf = new java.util.zip.Inflater();
+        try {
+            inf.setInput(stored, 4, stored.length - 4);
+            byte[] body = new byte[len];
+            int n = 0;
+            while (n < len) {
+                int k = inf.inflate(body, n, len - n);
+                if (k == 0 && (inf.finished() || inf.needsInput() || inf.needsDictionary())) {
+                    throw new IOException("its body ends before its declared length (" + n + " of " + len + " bytes)");
+                }
+                n += k;
+            }
+            if (!inf.finished() || inf.getRemaining() != 0) {
+                // more compressed data than the declared length, or bytes after it
+                byte[] probe = new byte[1];
+                if (inf.inflate(probe) != 0 || !inf.finished() || inf.getRemaining() != 0) {
+                    throw new IOException("its body is longer than its declared length");
+                }
+            }
+            return body;
+        } catch (java.util.zip.DataFormatException e) {
+            throw new IOException("its body is not deflated data: " + e.getMessage(), e);
+        } finally {
+            inf.end();
+        }
     }
 
     /** Keeps the {@link #KEEP} most recently written entries (and stale temporary files of crashed runs go). */

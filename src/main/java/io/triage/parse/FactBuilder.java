@@ -49,7 +49,8 @@ public final class FactBuilder {
     private final KnowledgeBase kb;
     private final long workBudget;
     private final Map<String, List<Marker>> markersByServer = new HashMap<>();
-    private final Map<String, io.triage.knowledge.LiteralIndex> indexByServer = new HashMap<>();
+    /** Built on first use: a command diagnoses one server kind or two, and each index costs an automaton. */
+    private final Map<String, io.triage.knowledge.LiteralIndex> indexByServer = new java.util.concurrent.ConcurrentHashMap<>();
     private final Set<String> serverKinds = new HashSet<>();
     /** Routes files no parser reads by name (and a health answer's body) to the probes that read what they hold. */
     private final io.triage.capture.ByContent byContent;
@@ -81,7 +82,6 @@ public final class FactBuilder {
             markersByServer.put(s, List.copyOf(list));
         }
         markersByServer.put("", kb.markers());
-        markersByServer.forEach((k, v) -> indexByServer.put(k, new io.triage.knowledge.LiteralIndex(v)));
         this.supervisorsByContent = new ByContent(recognizer, FactBuilder::readsByName);
     }
 
@@ -208,7 +208,8 @@ public final class FactBuilder {
         int before = sink.facts().size();
         try {
             LogParser.parse(capture.probes().get("log_tail"), capture.probes().get("log_markers"), otherLogs,
-                    markersByServer.get(serverForMarkers), indexByServer.get(serverForMarkers), z, y, c, sink,
+                    markersByServer.get(serverForMarkers), indexByServer.computeIfAbsent(serverForMarkers,
+                            k -> new io.triage.knowledge.LiteralIndex(markersByServer.get(k))), z, y, c, sink,
                     new WorkLog(kb.cadence(), server));
         } catch (RuntimeException | StackOverflowError e) {
             sink.unparseable("log_tail", "log could not be read: " + e, 0, "");

@@ -71,7 +71,7 @@ class KubernetesJobTest {
             for (String a : args) {
                 concrete.add(a.replace("$(JOB_COMPLETION_INDEX)", String.valueOf(i)));
             }
-            CommandLine.ParseResult r = new CommandLine(new Main()).parseArgs(concrete.toArray(String[]::new));
+            CommandLine.ParseResult r = Main.commandLine().parseArgs(concrete.toArray(String[]::new));
             String shard = r.subcommand().matchedOptionValue("--shard", "");
             shards.add(Shard.parse(shard));
         }

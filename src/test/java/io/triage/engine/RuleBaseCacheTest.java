@@ -170,6 +170,57 @@ class RuleBaseCacheTest {
     }
 
     @Test
+    void anEntryWhoseDigestMatchesButWhoseBodyIsNotWhatItDeclaresIsIgnoredAndRebuilt() throws Exception {
+        String expected = expected();
+        load(cache("1"));
+        Path entry = entries().get(0);
+        byte[] good = Files.readAllBytes(entry);
+        int header = "triage-rulebase/3\n".length();
+        List<byte[]> bodies = List.of(
+                // not deflated data at all
+                java.nio.ByteBuffer.allocate(12).putInt(1000).putLong(0x0123456789abcdefL).array(),
+                // a good body that declares one byte more than it holds
+                declared(RuleBaseCache.deflate("x".repeat(5000).getBytes(StandardCharsets.UTF_8)), 5001),
+                // and one byte less
+                declared(RuleBaseCache.deflate("x".repeat(5000).getBytes(StandardCharsets.UTF_8)), 4999),
+                // a length past what is ever read back
+                java.nio.ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE).array());
+        for (byte[] body : bodies) {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(body);
+            java.io.ByteArrayOutputStream forged = new java.io.ByteArrayOutputStream();
+            forged.write(good, 0, header);
+            forged.write(digest);
+            forged.write(body);
+            Files.write(entry, forged.toByteArray());
+            RuleBase r = load(cache("1"));
+            assertEquals(RuleBase.Origin.Kind.SOURCE_CACHED, r.origin().kind(), r.origin().detail());
+            assertTrue(r.origin().detail().contains("ignored") && r.origin().detail().contains("body"), r.origin().detail());
+            assertEquals(expected, diagnose(r));
+        }
+        assertEquals(RuleBase.Origin.Kind.CACHE, load(cache("1")).origin().kind(), "rebuilt good");
+    }
+
+    /** {@code stored} (a deflated body) with its declared length replaced by {@code length}. */
+    private static byte[] declared(byte[] stored, int length) {
+        byte[] b = stored.clone();
+        java.nio.ByteBuffer.wrap(b).putInt(length);
+        return b;
+    }
+
+    @Test
+    void anEntrysBodyIsStoredDeflatedAndReadBackByteForByte() throws Exception {
+        byte[] body = new byte[300_000];
+        new java.util.Random(7).nextBytes(body);
+        java.util.Arrays.fill(body, 100_000, 200_000, (byte) 'r');
+        byte[] stored = RuleBaseCache.deflate(body);
+        assertTrue(stored.length < body.length * 3 / 4, "the repeated part shrinks: " + stored.length);
+        assertTrue(java.util.Arrays.equals(body, RuleBaseCache.inflate(stored)));
+        byte[] trailing = java.util.Arrays.copyOf(stored, stored.length + 3);
+        assertThrows(IOException.class, () -> RuleBaseCache.inflate(trailing));
+        assertThrows(IOException.class, () -> RuleBaseCache.inflate(new byte[] {0, 0, 0}));
+    }
+
+    @Test
     void anEntryOfAnotherVersionIsNeverUsedEvenUnderThisVersionsName() throws Exception {
         String expected = expected();
         load(cache("1.0+a"));
