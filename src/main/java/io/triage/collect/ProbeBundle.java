@@ -203,6 +203,16 @@ public final class ProbeBundle {
     private final String nonce;
     private final HostFilters filters;
     private final int secondLookMs;
+    /** The script's text around its nonce line, shared by every bundle {@link #renewed} from this one. */
+    private final ScriptText text;
+
+    /**
+     * The script without its nonce line, made once and shared by renewed bundles: a sweep makes one bundle per
+     * host, and quoting the generated filters into the script cost more CPU than the host's SSH handshake.
+     */
+    private static final class ScriptText {
+        private volatile String[] parts; // before the nonce line, after it
+    }
 
     private ProbeBundle(String server, int port, String log, String nonce, HostFilters filters, int secondLookMs) {
         this.server = server;
@@ -212,6 +222,19 @@ public final class ProbeBundle {
         this.secondLookMs = secondLookMs;
         this.filters = filters;
         this.probes = filters == null ? ordered(secondLookMs > 0) : resolve(ordered(secondLookMs > 0), filters, server);
+        this.text = new ScriptText();
+    }
+
+    /** {@code same} with another nonce: its probes and script text are reused, not made again. */
+    private ProbeBundle(ProbeBundle same, String nonce) {
+        this.server = same.server;
+        this.port = same.port;
+        this.log = same.log;
+        this.nonce = nonce;
+        this.secondLookMs = same.secondLookMs;
+        this.filters = same.filters;
+        this.probes = same.probes;
+        this.text = same.text;
     }
 
     /**
@@ -229,7 +252,7 @@ public final class ProbeBundle {
 
     /** The same settings with a new nonce: one bundle per look. */
     public ProbeBundle renewed() {
-        return new ProbeBundle(server, port, log, newNonce(), filters, secondLookMs);
+        return new ProbeBundle(this, newNonce());
     }
 
     /** The second look's interval, milliseconds; 0 when it is off. */
@@ -286,6 +309,9 @@ public final class ProbeBundle {
         if (!server.isEmpty() && !filters.servers().contains(server)) {
             throw new IllegalArgumentException("unknown server kind '" + printable(server) + "' (one of "
                     + filters.servers() + ")");
+        }
+        if (filters == this.filters) {
+            return renewed();
         }
         return new ProbeBundle(server, port, log, newNonce(), filters, secondLookMs);
     }
@@ -359,6 +385,19 @@ public final class ProbeBundle {
 
     /** The whole script, for {@code bash -s} or an exec of {@code bash -c}. */
     public String script() {
+        String[] parts = text.parts;
+        if (parts == null) {
+            String whole = scriptText();
+            String line = "\nN=" + nonce + "\n";
+            int at = whole.indexOf(line);
+            parts = new String[] {whole.substring(0, at + 1), whole.substring(at + line.length())};
+            text.parts = parts;
+            return whole;
+        }
+        return parts[0] + "N=" + nonce + "\n" + parts[1];
+    }
+
+    private String scriptText() {
         StringBuilder b = new StringBuilder(4096);
         b.append("set +e\nexport LC_ALL=C\n");
         b.append("T_PORT=").append(quote(port > 0 ? String.valueOf(port) : "")).append('\n');
