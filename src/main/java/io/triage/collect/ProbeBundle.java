@@ -100,6 +100,16 @@ public final class ProbeBundle {
     private final HostFilters filters;
     private final int secondLookMs;
     private final ProbeCatalogue catalogue;
+    /** The script's text around its nonce line, shared by every bundle {@link #renewed} from this one. */
+    private final ScriptText text;
+
+    /**
+     * The script without its nonce line, made once and shared by renewed bundles: a sweep makes one bundle per
+     * host, and quoting the generated filters into the script cost more CPU than the host's SSH handshake.
+     */
+    private static final class ScriptText {
+        private volatile String[] parts; // before the nonce line, after it
+    }
 
     private ProbeBundle(String server, int port, String log, String nonce, HostFilters filters, int secondLookMs,
                         ProbeCatalogue catalogue) {
@@ -112,6 +122,20 @@ public final class ProbeBundle {
         this.catalogue = catalogue;
         List<Probe> run = ordered(catalogue, secondLookMs > 0);
         this.probes = filters == null ? run : resolve(run, filters, server);
+        this.text = new ScriptText();
+    }
+
+    /** {@code same} with another nonce: its probes and script text are reused, not made again. */
+    private ProbeBundle(ProbeBundle same, String nonce) {
+        this.server = same.server;
+        this.port = same.port;
+        this.log = same.log;
+        this.nonce = nonce;
+        this.secondLookMs = same.secondLookMs;
+        this.filters = same.filters;
+        this.catalogue = same.catalogue;
+        this.probes = same.probes;
+        this.text = same.text;
     }
 
     /**
@@ -142,7 +166,7 @@ public final class ProbeBundle {
 
     /** The same settings with a new nonce: one bundle per look. */
     public ProbeBundle renewed() {
-        return new ProbeBundle(server, port, log, newNonce(), filters, secondLookMs, catalogue);
+        return new ProbeBundle(this, newNonce());
     }
 
     /** The second look's interval, milliseconds; 0 when it is off. */
@@ -188,6 +212,9 @@ public final class ProbeBundle {
         if (!server.isEmpty() && !filters.servers().contains(server)) {
             throw new IllegalArgumentException("unknown server kind '" + printable(server) + "' (one of "
                     + filters.servers() + ")");
+        }
+        if (filters == this.filters) {
+            return renewed();
         }
         return new ProbeBundle(server, port, log, newNonce(), filters, secondLookMs, catalogue);
     }
@@ -286,6 +313,19 @@ public final class ProbeBundle {
 
     /** The whole script, for {@code bash -s} or an exec of {@code bash -c}. */
     public String script() {
+        String[] parts = text.parts;
+        if (parts == null) {
+            String whole = scriptText();
+            String line = "\nN=" + nonce + "\n";
+            int at = whole.indexOf(line);
+            parts = new String[] {whole.substring(0, at + 1), whole.substring(at + line.length())};
+            text.parts = parts;
+            return whole;
+        }
+        return parts[0] + "N=" + nonce + "\n" + parts[1];
+    }
+
+    private String scriptText() {
         StringBuilder b = new StringBuilder(4096);
         b.append("set +e\nexport LC_ALL=C\n");
         b.append("T_PORT=").append(quote(port > 0 ? String.valueOf(port) : "")).append('\n');

@@ -54,6 +54,10 @@ public final class HostLooks {
     private final SshCollector collector;
     /** The script's filters, generated once from the knowledge base when a template comes without them. */
     private final java.util.concurrent.atomic.AtomicReference<HostFilters> filters = new java.util.concurrent.atomic.AtomicReference<>();
+    /** The last template asked for and the bundle made from it with the filters. */
+    private final java.util.concurrent.atomic.AtomicReference<Prepared> prepared = new java.util.concurrent.atomic.AtomicReference<>();
+
+    private record Prepared(ProbeBundle template, ProbeBundle ready) { }
 
     /**
      * @param triage the product, possibly still compiling its rules (a cold CLI compiles them while the first
@@ -111,7 +115,7 @@ public final class HostLooks {
                 return saveFailed(target, saveDir, e, 0);
             }
         }
-        ProbeBundle bundle = template.with(template.ready() ? template.filters() : filters());
+        ProbeBundle bundle = ready(template).renewed();
         SshCollector.Look look = collector.look(target, bundle, intent, progress);
         if (look instanceof SshCollector.Failed f) {
             return new Outcome(target.toString(), null, f.failure(), f.elapsed().toMillis() / 1000.0);
@@ -131,6 +135,23 @@ public final class HostLooks {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
         return new Outcome(target.toString(), d, null, c.elapsed().toMillis() / 1000.0);
+    }
+
+    /**
+     * The template with its filters, made once per template (the last one asked for is kept): every look of a
+     * sweep renews it with its own nonce instead of generating the script again.
+     */
+    private ProbeBundle ready(ProbeBundle template) {
+        if (template.ready()) {
+            return template;
+        }
+        Prepared last = prepared.get();
+        if (last != null && last.template() == template) {
+            return last.ready();
+        }
+        ProbeBundle made = template.with(filters());
+        prepared.set(new Prepared(template, made));
+        return made;
     }
 
     /** The filters of the knowledge base the diagnoses use (waits for it when it is still loading). */

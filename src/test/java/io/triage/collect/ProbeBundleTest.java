@@ -63,6 +63,27 @@ class ProbeBundleTest {
     }
 
     @Test
+    void aRenewedBundleSendsTheSameScriptWithOnlyItsOwnNonce() throws Exception {
+        ProbeBundle first = io.triage.TestHome.bundle("sglang", 30000, "/var/log/sglang.log");
+        String script = first.script();
+        ProbeBundle second = first.renewed();
+        ProbeBundle third = first.with(first.filters());
+        assertFalse(second.nonce().equals(first.nonce()) || third.nonce().equals(first.nonce())
+                || third.nonce().equals(second.nonce()), "each look has its own nonce");
+        for (ProbeBundle b : List.of(second, third)) {
+            assertEquals(script.replace("\nN=" + first.nonce() + "\n", "\nN=" + b.nonce() + "\n"), b.script());
+            assertEquals(1, b.script().split("\nN=", -1).length - 1, "one nonce line");
+            assertEquals(first.probes(), b.probes());
+        }
+        // made from scratch with the same settings, the script is the same but for the nonce
+        ProbeBundle fresh = io.triage.TestHome.bundle("sglang", 30000, "/var/log/sglang.log");
+        assertEquals(script.replace("\nN=" + first.nonce() + "\n", "\nN=" + fresh.nonce() + "\n"), fresh.script());
+        // and what comes back is read against the renewed bundle's own nonce
+        Capture c = BundleOutput.parse("local", second, bash(second.script()), Map.of(), List.of());
+        assertTrue(c.probes().containsKey("date"), c.probes().keySet().toString());
+    }
+
+    @Test
     void aLogPathWithSpacesIsReadAsOnePath() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("a dir, with=odd+chars"));
         Path log = Files.writeString(dir.resolve("server log.txt"), "hello from the log\n");
