@@ -42,6 +42,8 @@ class RuleReloadTest {
     private static final String NEW_RULE = "rule \"health connection refused (second edition)\"";
     private static final String OLD_TEXT = "health-refused: The health endpoint refuses connections (nothing listens on the port)";
     private static final String NEW_TEXT = "health-refused: The health endpoint refuses connections, second edition";
+    private static final String OLD_RATIONALE = "\n  \"health connection refused\": ";
+    private static final String NEW_RATIONALE = "\n  \"health connection refused (second edition)\": ";
 
     @TempDir
     Path tmp;
@@ -203,7 +205,11 @@ class RuleReloadTest {
             // the old sentence, one of the new base both new ones; a mix would have one of each
             RuleReloader.Attempt before = server.rules().last();
             edit(home.resolve("rules/10-symptoms.drl"), OLD_RULE, NEW_RULE);
-            edit(home.resolve("knowledge-base/texts.yaml"), OLD_TEXT, NEW_TEXT);
+            // in one write: the new sentence, and the renamed rule's rationale under its new name
+            Path texts = home.resolve("knowledge-base/texts.yaml");
+            String t = Files.readString(texts);
+            assertTrue(t.contains(OLD_TEXT) && t.contains(OLD_RATIONALE), texts.toString());
+            Files.writeString(texts, t.replace(OLD_TEXT, NEW_TEXT).replace(OLD_RATIONALE, NEW_RATIONALE));
             RuleReloader.Attempt a = next(server.rules(), before);
             assertTrue(a.ok(), a.toString());
             String hashB = a.contentHash();
@@ -241,7 +247,9 @@ class RuleReloadTest {
 
             // a refused reload: the API says why, with the file and line, and the last good base still serves
             before = server.rules().last();
-            edit(home.resolve("rules/10-symptoms.drl"), NEW_RULE, NEW_RULE + "\n    salience \"high\"");
+            // (a fact type that does not exist: once a salience before the rule's @rationale broke the parse, but
+            // rationales live in texts.yaml now)
+            edit(home.resolve("rules/10-symptoms.drl"), "$h: Health(status == \"refused\")", "$h: Healthh(status == \"refused\")");
             a = next(server.rules(), before);
             assertFalse(a.ok());
             rules = Http.json(api.get("/api/v1/rules"));
