@@ -57,8 +57,12 @@ public final class ProcessPatterns {
     }
 
     private static boolean any(List<LinePattern> patterns, String text) {
+        if (text == null) {
+            return false;
+        }
+        LinePattern.Shape shape = LinePattern.shape(text);
         for (LinePattern p : patterns) {
-            if (text != null && p.find(text) != null) {
+            if (p.find(text, shape) != null) {
                 return true;
             }
         }
@@ -166,26 +170,27 @@ public final class ProcessPatterns {
      * the generic patterns.
      */
     public Role classify(String args) {
+        LinePattern.Shape shape = LinePattern.shape(args); // one look at the line for every pattern tried
         for (LinePattern p : ignore) {
-            if (p.find(args) != null) {
+            if (p.find(args, shape) != null) {
                 return Role.PROBE;
             }
         }
         for (LinePattern p : clients) {
-            if (p.find(args) != null) {
+            if (p.find(args, shape) != null) {
                 return Role.CLIENT;
             }
         }
         for (Map.Entry<String, List<LinePattern>> e : workers.entrySet()) {
             for (LinePattern p : e.getValue()) {
-                if (p.find(args) != null) {
+                if (p.find(args, shape) != null) {
                     return new Role("worker", e.getKey());
                 }
             }
         }
         for (Map.Entry<String, List<LinePattern>> e : frontends.entrySet()) {
             for (LinePattern p : e.getValue()) {
-                if (p.find(args) != null) {
+                if (p.find(args, shape) != null) {
                     return new Role("frontend", e.getKey());
                 }
             }

@@ -52,6 +52,8 @@ public final class FactBuilder {
     /** Built on first use: a command diagnoses one server kind or two, and each index costs an automaton. */
     private final Map<String, io.triage.knowledge.LiteralIndex> indexByServer = new java.util.concurrent.ConcurrentHashMap<>();
     private final Set<String> serverKinds = new HashSet<>();
+    /** Each marker's server kind by marker id ("common" for markers of every server). */
+    private final Map<String, String> serverOf = new HashMap<>();
     /** Routes files no parser reads by name (and a health answer's body) to the probes that read what they hold. */
     private final io.triage.capture.ByContent byContent;
     /** Then supervisor records found by content, a second one of a kind beside the first. */
@@ -71,6 +73,7 @@ public final class FactBuilder {
             if (!m.server().equals("common")) {
                 serverKinds.add(m.server());
             }
+            serverOf.put(m.id(), m.server());
         }
         for (String s : serverKinds) {
             List<Marker> list = new ArrayList<>();
@@ -355,10 +358,6 @@ public final class FactBuilder {
 
     private String inferServerFromLog(List<Object> facts, List<String> notes) {
         Map<String, Integer> votes = new HashMap<>();
-        Map<String, String> serverOf = new HashMap<>();
-        for (Marker m : kb.markers()) {
-            serverOf.put(m.id(), m.server());
-        }
         for (Object f : facts) {
             if (f instanceof LogMarker m) {
                 String s = serverOf.getOrDefault(m.markerId(), "common");
@@ -476,7 +475,7 @@ public final class FactBuilder {
     static ProbeStatus status(ProbeOutput p) {
         boolean empty = p.outOrEmpty().isBlank();
         double secs = p.seconds() == null ? -1 : p.seconds();
-        String err = Text.lines(p.errOrEmpty()).stream().filter(s -> !s.isBlank()).findFirst().orElse("");
+        String err = firstNonBlankLine(p.errOrEmpty());
         if (p.out() == null && p.err() == null && p.rc() == null) {
             return new ProbeStatus(p.name(), "absent", -1, secs, true, "only its command was recorded");
         }
@@ -499,8 +498,7 @@ public final class FactBuilder {
         } else {
             status = "failed";
         }
-        String firstOut = Text.lines(p.outOrEmpty()).stream().filter(s -> !s.isBlank()).findFirst().orElse("");
-        String reason = status.equals("ok") ? "" : Text.excerpt(err.isEmpty() ? firstOut : err);
+        String reason = status.equals("ok") ? "" : Text.excerpt(err.isEmpty() ? firstNonBlankLine(p.outOrEmpty()) : err);
         if (status.equals("ok") && !err.isEmpty() && !p.name().equals("health")
                 && (err.contains("Permission denied") || err.contains("Operation not permitted")
                 || err.contains("No such file"))) {
@@ -515,6 +513,25 @@ public final class FactBuilder {
             status = "missing-file";
         }
         return new ProbeStatus(p.name(), status, rc, secs, empty, reason);
+    }
+
+    /**
+     * The first line of {@code text} that is not blank, as {@link Text#lines} cuts lines, or empty; without
+     * cutting the whole text into lines (a probe's output of thousands of lines is read for its first).
+     */
+    static String firstNonBlankLine(String text) {
+        int from = 0;
+        int n = text.length();
+        while (from < n) {
+            int nl = text.indexOf('\n', from);
+            int end = nl < 0 ? n : nl;
+            String line = text.substring(from, end);
+            if (!line.isBlank()) {
+                return line;
+            }
+            from = end + 1;
+        }
+        return "";
     }
 
     /** How tail, grep and friends say the file they were given does not exist. */

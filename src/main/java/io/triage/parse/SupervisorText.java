@@ -215,6 +215,9 @@ public final class SupervisorText {
 
     /** The event of a kubelet event row whose reason is {@code Evicted} ({@code Warning  Evicted  5m  kubelet  …}). */
     private static boolean evictedEvent(String l) {
+        if (!l.contains("Evicted")) {
+            return false; // every line of a log comes here: split only the few that could be one
+        }
         String[] t = l.strip().split("\\s+", 4);
         return t.length >= 2 && (t[0].equals("Warning") || t[0].equals("Normal")) && t[1].equals("Evicted");
     }
