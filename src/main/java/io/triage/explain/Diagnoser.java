@@ -303,7 +303,11 @@ public final class Diagnoser {
         if (!target.server().isEmpty()) {
             v.put("server", target.server());
         }
-        procs.stream().filter(p -> "frontend".equals(p.role())).map(p -> String.valueOf(p.pid())).findFirst()
+        // a server process stuck in the kernel (state D) is the one a step about the server's stack or wait
+        // channel is for; otherwise the front end, else any server process
+        procs.stream().filter(p -> !"other".equals(p.role()) && p.state() != null && p.state().startsWith("D"))
+                .map(p -> String.valueOf(p.pid())).findFirst()
+                .or(() -> procs.stream().filter(p -> "frontend".equals(p.role())).map(p -> String.valueOf(p.pid())).findFirst())
                 .or(() -> procs.stream().filter(p -> !"other".equals(p.role())).map(p -> String.valueOf(p.pid()))
                         .findFirst())
                 .ifPresent(pid -> v.put("pid", pid));

@@ -83,4 +83,13 @@ class ExplanationTest {
         Diagnosis d = TestHome.triage().replay(TestHome.fixture("h200/02-external-kill"), Map.of());
         assertTrue(d.questions().stream().anyMatch(q -> q.id().equals("intent")), d.questions().toString());
     }
+
+    @Test
+    void aStepAboutAProcessStuckInTheKernelNamesTheStuckProcessNotItsLauncher() throws Exception {
+        // ps: the launcher 2711 and the router start first; 2760, the shard, is in state D
+        Diagnosis d = TestHome.triage().replay(TestHome.fixture("26-hung-uninterruptible-tgi-nfs"), Map.of());
+        List<String> commands = d.nextSteps().stream().map(Diagnosis.Step::command).filter(c -> c.contains("/proc/")).toList();
+        assertTrue(!commands.isEmpty(), d.nextSteps().toString());
+        assertTrue(commands.stream().allMatch(c -> c.contains("/proc/2760/") && !c.contains("2711")), commands.toString());
+    }
 }
