@@ -162,29 +162,7 @@ public final class Main implements Callable<Integer> {
 
         /** The loaded product (waiting for it), or what loading threw, as loading threw it. */
         Triage await() {
-            boolean interrupted = false;
-            try {
-                while (true) {
-                    try {
-                        return loading.get();
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    } catch (java.util.concurrent.ExecutionException e) {
-                        Throwable c = e.getCause();
-                        if (c instanceof RuntimeException r) {
-                            throw r;
-                        }
-                        if (c instanceof Error err) {
-                            throw err;
-                        }
-                        throw new IllegalStateException("cannot load the product: " + c, c);
-                    }
-                }
-            } finally {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            }
+            return RuleBase.await(loading, c -> new IllegalStateException("cannot load the product: " + c, c));
         }
     }
 

@@ -311,6 +311,15 @@ public final class RuleBase {
      * @throws RuleBaseException (or any other unchecked exception) exactly as loading threw it
      */
     public static RuleBase await(java.util.concurrent.Future<RuleBase> f) {
+        return await(f, c -> new RuleBaseException("cannot load the rules: " + c, java.util.List.of()));
+    }
+
+    /**
+     * The value of {@code f}, waiting through interrupts (the interrupt is kept for the caller): what the work threw
+     * unchecked is thrown as it was; a checked exception is wrapped by {@code checked}.
+     */
+    public static <T> T await(java.util.concurrent.Future<T> f,
+                              java.util.function.Function<Throwable, RuntimeException> checked) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -326,7 +335,7 @@ public final class RuleBase {
                     if (c instanceof Error err) {
                         throw err;
                     }
-                    throw new RuleBaseException("cannot load the rules: " + c, java.util.List.of());
+                    throw checked.apply(c);
                 }
             }
         } finally {
