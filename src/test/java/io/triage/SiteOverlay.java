@@ -129,20 +129,7 @@ public final class SiteOverlay {
 
     /** A copy of the shipped rules and knowledge (scenarios aside). */
     public static Path copyHome(Path home) throws IOException {
-        for (String d : List.of("rules", "knowledge-base")) {
-            Path from = TestHome.HOME.resolve(d);
-            try (Stream<Path> s = Files.walk(from)) {
-                for (Path p : s.filter(p -> !p.startsWith(TestHome.SCENARIOS)).toList()) {
-                    Path to = home.resolve(d).resolve(from.relativize(p).toString());
-                    if (Files.isDirectory(p)) {
-                        Files.createDirectories(to);
-                    } else {
-                        Files.copy(p, to);
-                    }
-                }
-            }
-        }
-        return home;
+        return TestHome.copyHome(home);
     }
 
     static void write(Path f, String text) throws IOException {

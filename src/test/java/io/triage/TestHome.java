@@ -50,6 +50,24 @@ public final class TestHome {
         return ProbeBundle.forTarget(server, port, log).with(filters());
     }
 
+    /** Copies the shipped rules and knowledge (scenarios aside) into {@code home}, for a test that edits them. */
+    public static Path copyHome(Path home) throws java.io.IOException {
+        for (String d : java.util.List.of("rules", "knowledge-base")) {
+            Path from = HOME.resolve(d);
+            try (java.util.stream.Stream<Path> s = Files.walk(from)) {
+                for (Path p : s.filter(p -> !p.startsWith(SCENARIOS)).toList()) {
+                    Path to = home.resolve(d).resolve(from.relativize(p).toString());
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(to);
+                    } else {
+                        Files.copy(p, to);
+                    }
+                }
+            }
+        }
+        return home;
+    }
+
     /** A scenario of the repository by its path under {@code knowledge-base/scenarios}, e.g. {@code h200/02-external-kill}. */
     public static Path fixture(String name) {
         Path p = SCENARIOS.resolve(name);

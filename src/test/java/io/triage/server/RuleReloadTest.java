@@ -50,21 +50,7 @@ class RuleReloadTest {
 
     /** A copy of the shipped rules and knowledge (scenarios aside). */
     Path home() throws IOException {
-        Path home = tmp.resolve("home");
-        for (String d : List.of("rules", "knowledge-base")) {
-            Path from = TestHome.HOME.resolve(d);
-            try (Stream<Path> s = Files.walk(from)) {
-                for (Path p : s.filter(p -> !p.startsWith(TestHome.SCENARIOS)).toList()) {
-                    Path to = home.resolve(d).resolve(from.relativize(p).toString());
-                    if (Files.isDirectory(p)) {
-                        Files.createDirectories(to);
-                    } else {
-                        Files.copy(p, to);
-                    }
-                }
-            }
-        }
-        return home;
+        return TestHome.copyHome(tmp.resolve("home"));
     }
 
     /** Waits for the reload after {@code before} (the last attempt then). */
