@@ -40,7 +40,7 @@ class OverlayReloadTest {
             reloader.start();
             assertEquals(dir.toString(), reloader.status().get("overlay"));
             Path site = dir.resolve("knowledge-base/site.yaml");
-            Files.writeString(site, Files.readString(site).replace("https://runbooks.example.com/killed",
+            RuleReloadTest.save(site, Files.readString(site).replace("https://runbooks.example.com/killed",
                     "https://runbooks.example.com/killed-v2"));
             RuleReloader.Attempt a = RuleReloadTest.next(reloader, null);
             assertTrue(a.ok(), a.reason() + " " + a.errors());
@@ -52,7 +52,7 @@ class OverlayReloadTest {
 
             // a clash: the overlay redefines a shipped cause
             Path clash = dir.resolve("knowledge-base/clash.yaml");
-            Files.writeString(clash, "causes:\n  oom-killer:\n    title: ours\n    rank: 1\n    summary: s\n    caveat: ''\n");
+            RuleReloadTest.save(clash, "causes:\n  oom-killer:\n    title: ours\n    rank: 1\n    summary: s\n    caveat: ''\n");
             RuleReloader.Attempt b = RuleReloadTest.next(reloader, a);
             assertFalse(b.ok(), "a clash is refused");
             assertTrue(b.reason().contains(clash.toString()) && b.reason().contains("causes.yaml:"), b.reason());

@@ -69,7 +69,18 @@ class RuleReloadTest {
     static void edit(Path file, String from, String to) throws IOException {
         String s = Files.readString(file);
         assertTrue(s.contains(from), file + " holds " + from);
-        Files.writeString(file, s.replace(from, to));
+        save(file, s.replace(from, to));
+    }
+
+    /**
+     * Saves a file as editors do: written beside it under a dot name (which the reloader ignores), then moved over it
+     * in one step, so a reload never reads it half written (a plain write truncates first, and on a loaded machine a
+     * reload could read the empty file in between and fail the test for a reason it does not test).
+     */
+    static void save(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling("." + file.getFileName() + ".saving");
+        Files.writeString(tmp, text);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     @Test
@@ -85,7 +96,7 @@ class RuleReloadTest {
             assertTrue(r.watching());
 
             // a rule file that does not compile
-            Files.writeString(drl, drlGood + "\nrule \"half written\"\nwhen\n    $h: Health(status ==\nthen\nend\n");
+            save(drl, drlGood + "\nrule \"half written\"\nwhen\n    $h: Health(status ==\nthen\nend\n");
             RuleReloader.Attempt a = next(r, null);
             assertFalse(a.ok(), a.toString());
             assertFalse(a.errors().isEmpty(), a.toString());
@@ -97,7 +108,7 @@ class RuleReloadTest {
             assertEquals(0, r.swaps());
 
             // put right: served again
-            Files.writeString(drl, drlGood);
+            save(drl, drlGood);
             a = next(r, a);
             assertTrue(a.ok(), a.toString());
             assertEquals(first.contentHash(), a.contentHash());
@@ -105,20 +116,20 @@ class RuleReloadTest {
             assertNotEquals(first, second);
 
             // a knowledge file that does not parse
-            Files.writeString(texts, textsGood + "questions: [unclosed\n");
+            save(texts, textsGood + "questions: [unclosed\n");
             a = next(r, a);
             assertFalse(a.ok(), a.toString());
             assertTrue(a.reason().contains("texts.yaml") && a.reason().contains("line"), a.reason());
             assertSame(second, r.current());
 
             // a typo in an id a rule matches: compiles, loads, and is refused by the consistency check
-            Files.writeString(texts, textsGood);
+            save(texts, textsGood);
             a = next(r, a);
             assertTrue(a.ok(), a.toString());
             Triage third = r.current();
             Path questions = home.resolve("rules/50-questions.drl");
             String q = Files.readString(questions);
-            Files.writeString(questions, q.replace("Symptom(id == \"log-missing\")", "Symptom(id == \"log-mising\")"));
+            save(questions, q.replace("Symptom(id == \"log-missing\")", "Symptom(id == \"log-mising\")"));
             a = next(r, a);
             assertFalse(a.ok(), a.toString());
             assertEquals(1, a.errors().size(), a.errors().toString());
@@ -129,7 +140,7 @@ class RuleReloadTest {
             assertSame(third, r.current());
 
             // a good change: served, under a new content hash, with the new sentence
-            Files.writeString(questions, q);
+            save(questions, q);
             edit(texts, OLD_TEXT, NEW_TEXT);
             a = next(r, a);
             assertTrue(a.ok(), a.toString());
@@ -195,7 +206,7 @@ class RuleReloadTest {
             Path texts = home.resolve("knowledge-base/texts.yaml");
             String t = Files.readString(texts);
             assertTrue(t.contains(OLD_TEXT) && t.contains(OLD_RATIONALE), texts.toString());
-            Files.writeString(texts, t.replace(OLD_TEXT, NEW_TEXT).replace(OLD_RATIONALE, NEW_RATIONALE));
+            save(texts, t.replace(OLD_TEXT, NEW_TEXT).replace(OLD_RATIONALE, NEW_RATIONALE));
             RuleReloader.Attempt a = next(server.rules(), before);
             assertTrue(a.ok(), a.toString());
             String hashB = a.contentHash();
