@@ -31,6 +31,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** {@code triage diagnose HOST…}: look at hosts over SSH and diagnose each with the same engine as replay. */
 @Command(name = "diagnose", mixinStandardHelpOptions = true,
@@ -128,6 +130,42 @@ final class Diagnose implements Callable<Integer> {
             err.println("triage: --deadline and --parallel must be at least 1");
             return Main.BAD_INPUT;
         }
+        SshCollector.Options defaults = SshCollector.Options.defaults();
+        SshCollector.Options opts;
+        try {
+            opts = new SshCollector.Options(knownHosts != null ? knownHosts : defaults.knownHosts(),
+                    acceptNew, identities, sshConfig, defaults.connectTimeout(), Duration.ofSeconds(deadlineSeconds))
+                    .withProxyJump(jump);
+        } catch (IllegalArgumentException e) {
+            err.println("triage: refused: " + e.getMessage());
+            return Main.BAD_INPUT;
+        }
+        // the SSH client (its classes, the keys read and parsed, its I/O threads) is made while the hosts are
+        // selected and the knowledge base is read on this thread: neither needs the other, and both take a while cold
+        CompletableFuture<SshCollector> client = new CompletableFuture<>();
+        Thread starting = new Thread(() -> {
+            try {
+                client.complete(new SshCollector(opts));
+            } catch (RuntimeException | Error e) {
+                client.completeExceptionally(e);
+            }
+        }, "triage-ssh-client");
+        starting.setDaemon(true);
+        starting.start();
+        try {
+            return run(out, err, client);
+        } finally {
+            if (!clientTaken) {
+                // a run that ends before it looks at any host (bad input, an empty shard) closes the client too
+                client.thenAccept(SshCollector::close);
+            }
+        }
+    }
+
+    /** Whether {@link #run} took the SSH client made for it (and so closes it). */
+    private boolean clientTaken;
+
+    private int run(PrintWriter out, PrintWriter err, CompletableFuture<SshCollector> client) throws Exception {
         List<SshTarget> targets = new ArrayList<>();
         ProbeBundle bundle;
         try {
@@ -162,17 +200,18 @@ final class Diagnose implements Callable<Integer> {
         java.util.concurrent.CompletableFuture<Triage> triage =
                 java.util.concurrent.CompletableFuture.supplyAsync(() -> noRedact ? parent.triage().unredacted()
                         : parent.triage());
-        SshCollector.Options defaults = SshCollector.Options.defaults();
-        SshCollector.Options opts;
+        SshCollector collector;
+        clientTaken = true;
         try {
-            opts = new SshCollector.Options(knownHosts != null ? knownHosts : defaults.knownHosts(),
-                    acceptNew, identities, sshConfig, defaults.connectTimeout(), Duration.ofSeconds(deadlineSeconds))
-                    .withProxyJump(jump);
-        } catch (IllegalArgumentException e) {
-            err.println("triage: refused: " + e.getMessage());
-            return Main.BAD_INPUT;
+            collector = client.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof IllegalArgumentException bad) {
+                err.println("triage: refused: " + bad.getMessage());
+                return Main.BAD_INPUT;
+            }
+            throw e.getCause() instanceof RuntimeException r ? r : e;
         }
-        try (SshCollector collector = new SshCollector(opts)) {
+        try (collector) {
             HostLooks looks = new HostLooks(triage, collector);
             if (targets.size() == 1) {
                 Outcome o = looks.look(targets.get(0), bundle, intent, save);

@@ -1,5 +1,6 @@
 package io.triage.collect;
 
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -109,6 +110,7 @@ public final class ProbeBundle {
      */
     private static final class ScriptText {
         private volatile String[] parts; // before the nonce line, after it
+        private volatile byte[][] bytes; // the same parts as UTF-8
     }
 
     private ProbeBundle(String server, int port, String log, String nonce, HostFilters filters, int secondLookMs,
@@ -323,6 +325,26 @@ public final class ProbeBundle {
             return whole;
         }
         return parts[0] + "N=" + nonce + "\n" + parts[1];
+    }
+
+    /**
+     * {@link #script()} as UTF-8, what is sent to a host: the text around the nonce line is encoded once and shared
+     * by renewed bundles, so a sweep copies bytes per host instead of building and encoding the whole text again.
+     */
+    public byte[] scriptBytes() {
+        byte[][] parts = text.bytes;
+        if (parts == null) {
+            script(); // makes the text's parts when this is the first script of its template
+            String[] p = text.parts;
+            parts = new byte[][] {p[0].getBytes(StandardCharsets.UTF_8), p[1].getBytes(StandardCharsets.UTF_8)};
+            text.bytes = parts;
+        }
+        byte[] line = ("N=" + nonce + "\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] all = new byte[parts[0].length + line.length + parts[1].length];
+        System.arraycopy(parts[0], 0, all, 0, parts[0].length);
+        System.arraycopy(line, 0, all, parts[0].length, line.length);
+        System.arraycopy(parts[1], 0, all, parts[0].length + line.length, parts[1].length);
+        return all;
     }
 
     private String scriptText() {

@@ -14,13 +14,12 @@ import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
 import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
 import org.apache.sshd.core.CoreModuleProperties;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
@@ -230,12 +229,17 @@ public final class SshCollector implements AutoCloseable {
             CappedOutput answer = new CappedOutput(options.answerCap(), reader, ERR_KEEP);
             boolean cut;
             try (ChannelExec ch = session.createExecChannel("bash -s")) {
-                ch.setIn(new ByteArrayInputStream(bundle.script().getBytes(StandardCharsets.UTF_8)));
+                // no input stream is handed to MINA: it would start a thread of its own per channel to pump it (one
+                // thread made and ended per host of a sweep); the script is written below by this thread instead
                 ch.setOut(progress == null ? answer.stdout()
                         : new ProbeFrameTap(answer.stdout(), bundle.nonce(), progress));
                 ch.setErr(answer.stderr());
+                // a host that never lets the script in (no window) holds this thread no longer than the look's deadline
+                CoreModuleProperties.WAIT_FOR_SPACE_TIMEOUT.set(ch, Duration.ofNanos(
+                        Math.max(1_000_000L, deadlineNanos - System.nanoTime())));
                 ch.open().verify(step(deadlineNanos));
                 execs.incrementAndGet();
+                writeScript(ch, bundle);
                 Set<ClientChannelEvent> ev = Set.of();
                 while (!ev.contains(ClientChannelEvent.CLOSED) && System.nanoTime() < deadlineNanos && !answer.overflowed()) {
                     // at least 1 ms: a zero timeout would mean "wait for ever" to MINA
@@ -290,6 +294,19 @@ public final class SshCollector implements AutoCloseable {
             if (session != null) {
                 session.close(false);
             }
+        }
+    }
+
+    /**
+     * Sends the script on the channel's standard input and ends it (EOF). A host that closes its end first (a
+     * forced command that reads nothing, a shell that exits) is not an error here: what it sent is judged as any
+     * other answer; one that lets nothing in is cut by the look's deadline.
+     */
+    private static void writeScript(ChannelExec ch, ProbeBundle bundle) {
+        try (OutputStream in = ch.getInvertedIn()) {
+            in.write(bundle.scriptBytes());
+        } catch (IOException e) {
+            // the channel's end is awaited below, within the deadline, whatever happened to the input
         }
     }
 

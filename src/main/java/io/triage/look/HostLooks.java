@@ -20,11 +20,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionService;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -89,8 +91,19 @@ public final class HostLooks {
     public Outcome look(SshTarget target, ProbeBundle template, Map<String, String> intent, Path saveDir,
                         ProbeListener progress) {
         long start = System.nanoTime();
+        return guarded(target, start, () -> {
+            Object collected = collect(target, template, intent, saveDir, progress);
+            return collected instanceof Outcome o ? o : diagnose(target, (SshCollector.Collected) collected, saveDir);
+        });
+    }
+
+    /**
+     * Runs one host's part of the work: any failure there is that host's alone ({@code internal-error}), except
+     * a product that cannot diagnose at all (broken rules or knowledge), which is thrown.
+     */
+    private static Outcome guarded(SshTarget target, long start, java.util.function.Supplier<Outcome> work) {
         try {
-            return lookUnguarded(target, template, intent, saveDir, progress);
+            return work.get();
         } catch (RuleBaseException | KnowledgeException e) {
             throw e; // the product itself cannot diagnose: not one host's problem
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
@@ -105,8 +118,9 @@ public final class HostLooks {
         }
     }
 
-    private Outcome lookUnguarded(SshTarget target, ProbeBundle template, Map<String, String> intent, Path saveDir,
-                                  ProbeListener progress) {
+    /** The host's answer ({@link SshCollector.Collected}), or its {@link Outcome} when there is nothing to diagnose. */
+    private Object collect(SshTarget target, ProbeBundle template, Map<String, String> intent, Path saveDir,
+                           ProbeListener progress) {
         if (saveDir != null) {
             // refused before the host is asked anything: a look that cannot be saved as asked is not started
             try {
@@ -120,7 +134,11 @@ public final class HostLooks {
         if (look instanceof SshCollector.Failed f) {
             return new Outcome(target.toString(), null, f.failure(), f.elapsed().toMillis() / 1000.0);
         }
-        SshCollector.Collected c = (SshCollector.Collected) look;
+        return look;
+    }
+
+    /** Saves (when asked) and diagnoses what one host answered; waits for the product when it is still loading. */
+    private Outcome diagnose(SshTarget target, SshCollector.Collected c, Path saveDir) {
         if (saveDir != null) {
             try {
                 save(c.capture(), saveDir);
@@ -195,6 +213,12 @@ public final class HostLooks {
      * Looks at every target, at most {@code parallel} at once, calling {@code onDone} (from the calling
      * thread) as each finishes; returns the outcomes in the order they finished.
      *
+     * <p>Looking and diagnosing are two stages: a host's answer is handed, as it arrives, to a small pool (one
+     * thread per core) that saves and diagnoses it, while the thread that looked goes on to the next host. A look
+     * mostly waits on the network and a diagnosis only computes: the cores are not shared among {@code parallel}
+     * diagnoses at once, and the looks go on while the rules are still loading. At most {@code parallel} answers
+     * wait for their diagnosis; a look that would add one more waits first, so memory stays bounded.
+     *
      * @param saveDir where to save a host's capture, or {@code null} for none
      */
     public List<Outcome> sweep(List<SshTarget> targets, ProbeBundle template, Map<String, String> intent,
@@ -204,11 +228,51 @@ public final class HostLooks {
         if (targets.isEmpty()) {
             return outcomes;
         }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(parallel, targets.size())));
-        CompletionService<Outcome> done = new ExecutorCompletionService<>(pool);
+        int lookers = Math.max(1, Math.min(parallel, targets.size()));
+        int diagnosers = Math.max(1, Math.min(lookers, Runtime.getRuntime().availableProcessors()));
+        ExecutorService looking = Executors.newFixedThreadPool(lookers, named("triage-look"));
+        ExecutorService diagnosing = Executors.newFixedThreadPool(diagnosers, named("triage-diagnose"));
+        java.util.concurrent.Semaphore waiting = new java.util.concurrent.Semaphore(lookers);
+        BlockingQueue<Future<Outcome>> done = new LinkedBlockingQueue<>();
         try {
             for (SshTarget t : targets) {
-                done.submit(() -> look(t, template, intent, saveDir == null ? null : saveDir.apply(t)));
+                Path dir = saveDir == null ? null : saveDir.apply(t);
+                looking.execute(() -> {
+                    long start = System.nanoTime();
+                    FutureTask<Outcome> task;
+                    try {
+                        Object collected = guardedCollect(t, template, intent, dir, start);
+                        if (collected instanceof Outcome o) {
+                            task = new FutureTask<>(() -> o);
+                            task.run();
+                        } else {
+                            waiting.acquire(); // released when the diagnosis ends, however it ends
+                            task = new FutureTask<>(() -> {
+                                try {
+                                    return guarded(t, start, () -> diagnose(t, (SshCollector.Collected) collected, dir));
+                                } finally {
+                                    waiting.release();
+                                }
+                            }) {
+                                @Override
+                                protected void done() {
+                                    done.add(this);
+                                }
+                            };
+                            diagnosing.execute(task);
+                            return;
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return; // the sweep was stopped: no one waits for this host any more
+                    } catch (RuntimeException | Error e) {
+                        task = new FutureTask<>(() -> {
+                            throw e;
+                        });
+                        task.run();
+                    }
+                    done.add(task);
+                });
             }
             for (int i = 0; i < targets.size(); i++) {
                 Outcome o;
@@ -225,9 +289,29 @@ public final class HostLooks {
                 onDone.accept(o);
             }
         } finally {
-            pool.shutdownNow();
+            looking.shutdownNow();
+            diagnosing.shutdownNow();
         }
         return outcomes;
+    }
+
+    private Object guardedCollect(SshTarget t, ProbeBundle template, Map<String, String> intent, Path dir, long start) {
+        Object[] collected = new Object[1];
+        Outcome failed = guarded(t, start, () -> {
+            collected[0] = collect(t, template, intent, dir, null);
+            return collected[0] instanceof Outcome o ? o : null;
+        });
+        return failed != null ? failed : collected[0];
+    }
+
+    /** Daemon threads named {@code prefix-N}: a sweep's pools never keep the process alive. */
+    private static java.util.concurrent.ThreadFactory named(String prefix) {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return r -> {
+            Thread th = new Thread(r, prefix + "-" + n.incrementAndGet());
+            th.setDaemon(true);
+            return th;
+        };
     }
 
     /** The directory name a host's capture is saved under in a sweep. */

@@ -114,6 +114,18 @@ class MainTest {
     }
 
     @Test
+    void diagnoseWithAnUnreadableKeyIsRefusedBeforeConnecting(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        // the SSH client is made on a thread of its own while the hosts are selected: its refusal still reads as one
+        String missing = tmp.resolve("no-such-key").toString();
+        Run r = run("--home", TestHome.HOME.toString(), "diagnose", "-i", missing, "--known-hosts",
+                tmp.resolve("kh").toString(), "u@127.0.0.1:1", "v@127.0.0.1:1");
+        assertEquals(2, r.code(), r.out() + r.err());
+        assertTrue(r.err().contains("refused: identity file not readable: " + missing), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+        assertEquals("", r.out());
+    }
+
+    @Test
     void rulesTestRunsScenariosAndNamesWhatFails(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
         java.nio.file.Path wrong = tmp.resolve("wrong");
         java.nio.file.Files.createDirectories(wrong);

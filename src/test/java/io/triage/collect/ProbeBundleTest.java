@@ -84,6 +84,20 @@ class ProbeBundleTest {
     }
 
     @Test
+    void theBytesSentAreTheScriptAsUtf8WithEachBundlesOwnNonceWhicheverIsAskedFirst() {
+        // a fresh template asked for its bytes before its text, and renewed bundles sharing the encoded parts
+        ProbeBundle template = io.triage.TestHome.bundle("vllm", 8000, "/var/log/vllm.log");
+        byte[] first = template.scriptBytes();
+        assertEquals(template.script(), new String(first, StandardCharsets.UTF_8));
+        for (ProbeBundle b : List.of(template.renewed(), template.renewed(), template.with(template.filters()))) {
+            String sent = new String(b.scriptBytes(), StandardCharsets.UTF_8);
+            assertEquals(b.script(), sent);
+            assertTrue(sent.contains("\nN=" + b.nonce() + "\n"), "its own nonce");
+            assertFalse(sent.contains(template.nonce()), "not the template's nonce");
+        }
+    }
+
+    @Test
     void aLogPathWithSpacesIsReadAsOnePath() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("a dir, with=odd+chars"));
         Path log = Files.writeString(dir.resolve("server log.txt"), "hello from the log\n");

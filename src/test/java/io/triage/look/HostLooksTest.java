@@ -137,6 +137,66 @@ class HostLooksTest {
     }
 
     @Test
+    void aSweepGoesOnLookingWhileTheRulesLoadAndHoldsNoMoreAnswersThanItsParallelismAllows() throws Exception {
+        KeyPair key = LabKeys.generate();
+        try (LabServer lab = LabServer.start(LabServer.Config.forHome(TestHome.HOME).withAuthorizedKey(key.getPublic()));
+             SshCollector c = collector(lab.knownHostsLine() + "\n", Duration.ofSeconds(60), key)) {
+            List<SshTarget> targets = new ArrayList<>();
+            for (String name : lab.hosts().subList(0, 6)) {
+                targets.add(new SshTarget(name, LabServer.ADDRESS, lab.port()));
+            }
+            // the product is still "loading" until this test completes it
+            java.util.concurrent.CompletableFuture<io.triage.Triage> loading = new java.util.concurrent.CompletableFuture<>();
+            List<HostLooks.Outcome> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+            java.util.concurrent.CompletableFuture<List<HostLooks.Outcome>> sweep = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return new HostLooks(loading, c).sweep(targets, io.triage.TestHome.bundle(null, null, null), Map.of(),
+                            null, 2, seen::add);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            // two looks at a time, two answers waiting for a diagnosis: four hosts are looked at before any rule
+            // is there (a look that waited for the rules would have stopped at two)
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (c.execs() < 4 && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            assertEquals(4, c.execs(), "hosts looked at while the rules load");
+            Thread.sleep(300);
+            assertEquals(4, c.execs(), "no more answers held than the sweep's bound");
+            assertTrue(seen.isEmpty(), "nothing is diagnosed before the rules are there: " + seen);
+            loading.complete(TestHome.triage());
+            List<HostLooks.Outcome> got = sweep.get(120, TimeUnit.SECONDS);
+            assertEquals(6, got.size());
+            assertEquals(6, c.execs());
+            assertEquals(got, seen, "every outcome handed over as it finished, in that order");
+            for (HostLooks.Outcome o : got) {
+                assertNull(o.failure(), o.host() + ": " + o.failure());
+                assertNotNull(o.diagnosis(), o.host());
+            }
+        }
+    }
+
+    @Test
+    void aSweepWhoseRulesCannotLoadStopsWithThatErrorInsteadOfFailingEachHost() throws Exception {
+        KeyPair key = LabKeys.generate();
+        try (LabServer lab = LabServer.start(LabServer.Config.forHome(TestHome.HOME).withAuthorizedKey(key.getPublic()));
+             SshCollector c = collector(lab.knownHostsLine() + "\n", Duration.ofSeconds(60), key)) {
+            List<SshTarget> targets = new ArrayList<>();
+            for (String name : lab.hosts().subList(0, 3)) {
+                targets.add(new SshTarget(name, LabServer.ADDRESS, lab.port()));
+            }
+            io.triage.engine.RuleBaseException broken = new io.triage.engine.RuleBaseException("rules/x.drl: broken", List.of());
+            HostLooks looks = new HostLooks(java.util.concurrent.CompletableFuture.failedFuture(broken), c);
+            io.triage.engine.RuleBaseException thrown = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.triage.engine.RuleBaseException.class, () -> looks.sweep(targets,
+                            io.triage.TestHome.bundle(null, null, null), Map.of(), null, 2, o -> { }));
+            assertEquals(broken, thrown);
+        }
+    }
+
+    @Test
     void thirtyTwoFloodingHostsCompleteInAJvmWith256MegabytesOfHeap() throws Exception {
         int hosts = 32;
         try (HostileSshd hostile = new HostileSshd(
