@@ -334,10 +334,11 @@ public final class Diagnoser {
         for (Refutation r : refuted.getOrDefault(h.cause(), List.of())) {
             against.add(chains.node(r, 0, new IdentityHashMap<>()));
         }
-        List<Diagnosis.Node> because = status.equals("supported") ? chains.premisesOf(h) : List.of();
+        List<Diagnosis.Node> because = List.of();
         if (status.equals("supported")) {
             Diagnosis.Node top = chains.node(h, 0, new IdentityHashMap<>());
-            because = top.rule().isEmpty() ? because : List.of(top);
+            // the concluding rule's node holds its premises: they are built on their own only without one
+            because = top.rule().isEmpty() ? chains.premisesOf(h) : List.of(top);
             List<Unconfirmed> open = policy.unconfirmed(h.cause());
             if (!open.isEmpty()) {
                 List<Diagnosis.Node> withOpen = new ArrayList<>();
@@ -422,6 +423,8 @@ public final class Diagnoser {
     /** Builds reasoning chains from the trace: rule → premises → … → raw evidence. */
     private final class Chains {
         private final Trace trace;
+        /** Each fact's description, made once: the same premises (thresholds, the target, a log line) recur in every chain. */
+        private final IdentityHashMap<Object, String> described = new IdentityHashMap<>();
 
         Chains(Trace trace) {
             this.trace = trace;
@@ -497,6 +500,15 @@ public final class Diagnoser {
         }
 
         private String describe(Object fact) {
+            String d = described.get(fact);
+            if (d == null) {
+                d = describeOnce(fact);
+                described.put(fact, d);
+            }
+            return d;
+        }
+
+        private String describeOnce(Object fact) {
             if (fact instanceof io.triage.facts.Symptom s) {
                 String text = kb.symptomText(s.id());
                 String detail = kb.texts().detail(s);

@@ -15,8 +15,10 @@ import java.util.List;
  * that (or recurse too deep) is given to RE2J instead. Lines with other characters go to the JDK too where
  * both engines read those characters alike ({@link Shape}): for a pattern of ASCII text, a symbol such as a
  * progress bar's {@code █} or {@code …} is, to both, no letter, digit, space or word character; a letter
- * such as {@code µ} differs only at a word boundary {@code \b} (a word character to the JDK, not to RE2)
- * and, under {@code (?i)}, where RE2 folds it onto an ASCII letter ({@code ſ} onto s, the Kelvin sign onto k). Either way a search costs at most a fixed
+ * such as {@code µ} differs only at a word boundary {@code \b} (a word character to the JDK, not to RE2), so the
+ * JDK is shown such a line with every character beyond ASCII read as the symbol {@code ¤} (groups still come
+ * from the line as it is), and, under {@code (?i)}, where RE2 folds it onto an ASCII letter ({@code ſ} onto s,
+ * the Kelvin sign onto k: never the JDK's). Either way a search costs at most a fixed
  * multiple of the line's length, and finds what RE2J finds.
  * Immutable and thread-safe.
  */
@@ -40,10 +42,13 @@ public final class LinePattern {
     private final java.util.regex.Pattern fast;
     private final List<String> groups;
     private final int programSize;
-    /** Lines of {@link Shape#SYMBOLS} may take the JDK path: the regex is ASCII and names no Unicode class. */
-    private final boolean symbolsFast;
-    /** Lines of {@link Shape#LETTERS} may take the JDK path too: and the regex has no word boundary. */
-    private final boolean lettersFast;
+    /**
+     * Lines of {@link Shape#SYMBOLS} and {@link Shape#LETTERS} may take the JDK path: the regex is ASCII and names
+     * no Unicode class (a line of letters beyond ASCII is shown to it as symbols when the regex has a word boundary).
+     */
+    private final boolean beyondAsciiFast;
+    /** The regex has a word boundary ({@code \b}, {@code \B}): the JDK reads letters beyond ASCII as word characters. */
+    private final boolean boundaries;
 
     /**
      * What a line holds, as far as the two engines could read it differently. One look at each character;
@@ -60,15 +65,38 @@ public final class LinePattern {
         OTHER
     }
 
+    /**
+     * Literals of which every match holds one ({@link RegexLiterals}), checked before either engine runs: most
+     * lines a pattern is tried on hold none, and a {@link String#indexOf} says so at a fraction of a search's
+     * cost. Found on the first search (a pattern never searched costs nothing at start); {@link #NO_GATE} when the
+     * regex has none, or a construct the literal reader does not follow. Only the linear reference
+     * ({@link #linearOnly}) goes without, so that tests compare the gate with the engine itself.
+     */
+    private Gate gate;
+    private final boolean gated;
+
+    /** The literals (ASCII), compared exactly or, for a {@code (?i)} regex, ASCII case aside. */
+    private record Gate(String[] literals, boolean caseless) { }
+
+    private static final Gate NO_GATE = new Gate(new String[0], false);
+    /** Longest part of a literal the gate looks for, characters. */
+    private static final int GATE_WINDOW = 16;
+
     private LinePattern(String regex, com.google.re2j.Pattern linear, java.util.regex.Pattern fast, List<String> groups) {
+        this(regex, linear, fast, groups, true);
+    }
+
+    private LinePattern(String regex, com.google.re2j.Pattern linear, java.util.regex.Pattern fast, List<String> groups,
+                        boolean gated) {
+        this.gated = gated;
         this.regex = regex;
         this.linear = linear;
         this.fast = fast;
         this.groups = groups;
         this.programSize = linear.matcher("").programSize();
         boolean ascii = regex.chars().allMatch(c -> c < 0x80) && !regex.contains("\\p") && !regex.contains("\\P");
-        this.symbolsFast = fast != null && ascii;
-        this.lettersFast = symbolsFast && !regex.contains("\\b") && !regex.contains("\\B");
+        this.beyondAsciiFast = fast != null && ascii;
+        this.boundaries = regex.contains("\\b") || regex.contains("\\B");
     }
 
     /**
@@ -91,7 +119,12 @@ public final class LinePattern {
 
     /** The same regex under RE2J only: what the JDK path is checked against. */
     public LinePattern linearOnly() {
-        return new LinePattern(regex, linear, null, groups);
+        return new LinePattern(regex, linear, null, groups, false);
+    }
+
+    /** The same pattern without its literal gate: the engines' own work, which tests measure apart from the gate's. */
+    public LinePattern ungated() {
+        return new LinePattern(regex, linear, fast, groups, false);
     }
 
     public String pattern() {
@@ -125,8 +158,7 @@ public final class LinePattern {
     private boolean fastFor(Shape shape) {
         return switch (shape) {
             case PLAIN -> fast != null;
-            case SYMBOLS -> symbolsFast;
-            case LETTERS -> lettersFast;
+            case SYMBOLS, LETTERS -> beyondAsciiFast;
             case OTHER -> false;
         };
     }
@@ -187,7 +219,93 @@ public final class LinePattern {
 
     /** The first match in the line with its groups, or null. */
     public Match find(CharSequence line) {
-        return find(line, shape(line));
+        Gate g = gate();
+        if (g != NO_GATE && !g.caseless() && !holdsLiteral(line, g)) {
+            return null; // before the line's shape is looked at: an exact literal needs no shape
+        }
+        Shape shape = shape(line);
+        return g.caseless() && !mayMatch(line, shape, g) ? null : search(line, shape);
+    }
+
+    private Gate gate() {
+        Gate g = gate;
+        if (g == null) {
+            g = gated ? gateOf(regex) : NO_GATE;
+            gate = g; // a race computes the same immutable value twice: harmless
+        }
+        return g;
+    }
+
+    private static Gate gateOf(String regex) {
+        // escapes the literal reader takes digits or letters after as plain text (\x41, \0, \cA, \u00e9, \N{…})
+        for (int i = regex.indexOf('\\'); i >= 0 && i + 1 < regex.length(); i = regex.indexOf('\\', i + 2)) {
+            if ("xuc0123456789NpPQEk".indexOf(regex.charAt(i + 1)) >= 0) {
+                return NO_GATE;
+            }
+        }
+        RegexLiterals.Prefilter p;
+        try {
+            p = RegexLiterals.prefilter(regex);
+        } catch (RuntimeException e) {
+            return NO_GATE;
+        }
+        if (p == null || p.literals().isEmpty()
+                || p.literals().stream().anyMatch(l -> l.isEmpty() || !l.chars().allMatch(c -> c < 0x80))) {
+            return NO_GATE;
+        }
+        // any part of a required literal is required too: a short one bounds the gate's reads per character
+        return new Gate(p.literals().stream().map(l -> l.length() > GATE_WINDOW ? l.substring(0, GATE_WINDOW) : l)
+                .distinct().toArray(String[]::new), p.caseless());
+    }
+
+    /**
+     * Whether the line holds one of the gate's literals. Caseless, ASCII case aside; a line of shape
+     * {@link Shape#OTHER} may hold letters RE2 folds onto ASCII ones ({@code ſ}, the Kelvin sign), so it passes.
+     */
+    private static boolean mayMatch(CharSequence line, Shape shape, Gate g) {
+        if (g == NO_GATE || (g.caseless() && shape == Shape.OTHER)) {
+            return true;
+        }
+        return holdsLiteral(line, g);
+    }
+
+    private static boolean holdsLiteral(CharSequence line, Gate g) {
+        for (String l : g.literals()) {
+            if (g.caseless() ? containsFolded(line, l) : line instanceof String s ? s.contains(l) : contains(line, l)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean contains(CharSequence s, String lit) {
+        int m = lit.length();
+        outer:
+        for (int i = 0, n = s.length(); i + m <= n; i++) {
+            for (int k = 0; k < m; k++) {
+                if (s.charAt(i + k) != lit.charAt(k)) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** {@code lit} is lower case: the line's ASCII capitals are compared as their small letters. */
+    private static boolean containsFolded(CharSequence s, String lit) {
+        int m = lit.length();
+        outer:
+        for (int i = 0, n = s.length(); i + m <= n; i++) {
+            for (int k = 0; k < m; k++) {
+                char c = s.charAt(i + k);
+                if ((c >= 'A' && c <= 'Z' ? (char) (c + 32) : c) != lit.charAt(k)) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -205,8 +323,13 @@ public final class LinePattern {
      * @param shape what {@link #shape} says of the line (a caller trying many patterns asks once)
      */
     public Match find(CharSequence line, Shape shape) {
+        return mayMatch(line, shape, gate()) ? search(line, shape) : null;
+    }
+
+    private Match search(CharSequence line, Shape shape) {
         if (fastFor(shape) && line.length() <= FAST_MAX) {
-            Leash leashed = new Leash(line, (long) FAST_READS_PER_CHAR * (line.length() + 1));
+            Leash leashed = new Leash(line, (long) FAST_READS_PER_CHAR * (line.length() + 1),
+                    shape == Shape.LETTERS && boundaries);
             try {
                 java.util.regex.Matcher m = fast.matcher(leashed);
                 return m.find() ? match(m::group) : null;
@@ -227,7 +350,13 @@ public final class LinePattern {
         return new Match(groups, values);
     }
 
-    /** A line that stops the JDK engine after a number of character reads. Not thread-safe; one per search. */
+    /**
+     * A line that stops the JDK engine after a number of character reads, and shows it, when asked, every character
+     * beyond ASCII as the symbol {@code ¤}: to the JDK a letter such as {@code µ} is a word character at {@code \b},
+     * to RE2 it is not, and for an ASCII regex without Unicode classes that is the only difference between a letter
+     * and a symbol. {@link #subSequence} (what a group's value is read from) gives the line as it is. Not
+     * thread-safe; one per search.
+     */
     private static final class Leash implements CharSequence {
         /** Thrown past the limit; carries no stack trace, as it is control flow. */
         static final class Exceeded extends RuntimeException {
@@ -238,12 +367,17 @@ public final class LinePattern {
             }
         }
 
+        /** What a letter beyond ASCII is shown as: a currency sign, no letter, digit or word character to either engine. */
+        static final char SYMBOL = '\u00A4';
+
         private final CharSequence text;
+        private final boolean asSymbols;
         private long left;
 
-        Leash(CharSequence text, long limit) {
+        Leash(CharSequence text, long limit, boolean asSymbols) {
             this.text = text;
             this.left = limit;
+            this.asSymbols = asSymbols;
         }
 
         @Override
@@ -256,7 +390,8 @@ public final class LinePattern {
             if (--left < 0) {
                 throw Exceeded.INSTANCE;
             }
-            return text.charAt(index);
+            char c = text.charAt(index);
+            return asSymbols && c >= 0x80 ? SYMBOL : c;
         }
 
         @Override

@@ -11,9 +11,6 @@ import java.util.regex.Pattern;
 final class Timestamps {
     private static final Pattern ISO = Pattern.compile(
             "(\\d{4})-(\\d{2})-(\\d{2})[ T](\\d{2}):(\\d{2}):(\\d{2})(?:[.,]\\d+)?(Z|[+-]\\d{2}:?\\d{2})?");
-    /** vLLM's {@code INFO 12-03 14:08:52 file.py:12]}: no year. */
-    private static final Pattern MONTH_DAY = Pattern.compile(
-            "(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\\s+(\\d{2})-(\\d{2}) (\\d{2}):(\\d{2}):(\\d{2})");
     private static final Pattern DMESG_T = Pattern.compile(
             "^\\[(?:\\w{3}) (\\w{3})\\s+(\\d{1,2}) (\\d{2}):(\\d{2}):(\\d{2}) (\\d{4})\\]");
     private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
@@ -23,34 +20,124 @@ final class Timestamps {
     private Timestamps() {
     }
 
-    /** A log line's timestamp, interpreted in {@code zone} when the line gives none. */
+    /**
+     * A log line's timestamp, interpreted in {@code zone} when the line gives none: the first ISO date and time
+     * in the line's head ({@link #ISO}, with its offset when it has one), else the first vLLM-style level word and
+     * month-day one ({@code INFO 12-03 14:08:52 file.py:12]}: no year, {@code (?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\\s+MM-dd HH:mm:ss}).
+     * Read by hand, a few looks at each character of the head and no allocation: it runs on every line of every
+     * log, and finds exactly what those two patterns find (the tests hold it to them).
+     */
     static long log(String line, ZoneOffset zone, int year) {
-        if (line.isEmpty()) {
+        int h = Math.min(line.length(), HEAD);
+        boolean colon = false;
+        for (int i = 0; i < h && !colon; i++) {
+            colon = line.charAt(i) == ':';
+        }
+        if (!colon) {
             return -1;
         }
-        String head = line.length() > HEAD ? line.substring(0, HEAD) : line;
-        if (head.indexOf(':') < 0) {
-            return -1;
-        }
-        Matcher m = ISO.matcher(head);
-        if (m.find()) {
-            ZoneOffset z = zone;
-            if (m.group(7) != null) {
-                try {
-                    z = m.group(7).equals("Z") ? ZoneOffset.UTC : ZoneOffset.of(normalOffset(m.group(7)));
-                } catch (java.time.DateTimeException e) {
-                    z = zone;
+        for (int p = 0; p + 19 <= h; p++) {
+            if (isoAt(line, p)) {
+                ZoneOffset z = zone;
+                int q = p + 19;
+                if (q + 1 < h && (line.charAt(q) == '.' || line.charAt(q) == ',') && digit(line, q + 1)) {
+                    q += 2;
+                    while (q < h && digit(line, q)) {
+                        q++;
+                    }
                 }
+                if (q < h && line.charAt(q) == 'Z') {
+                    z = ZoneOffset.UTC;
+                } else if (q + 2 < h && (line.charAt(q) == '+' || line.charAt(q) == '-') && digit(line, q + 1)
+                        && digit(line, q + 2)) {
+                    int mm = -1;
+                    if (q + 5 < h && line.charAt(q + 3) == ':' && digit(line, q + 4) && digit(line, q + 5)) {
+                        mm = num(line, q + 4, 2);
+                    } else if (q + 4 < h && digit(line, q + 3) && digit(line, q + 4)) {
+                        mm = num(line, q + 3, 2);
+                    }
+                    if (mm >= 0) {
+                        int sign = line.charAt(q) == '-' ? -1 : 1;
+                        try {
+                            z = ZoneOffset.ofHoursMinutes(sign * num(line, q + 1, 2), sign * mm);
+                        } catch (java.time.DateTimeException e) {
+                            z = zone;
+                        }
+                    }
+                }
+                return epoch(num(line, p, 4), num(line, p + 5, 2), num(line, p + 8, 2), num(line, p + 11, 2),
+                        num(line, p + 14, 2), num(line, p + 17, 2), z);
             }
-            return epoch(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)),
-                    Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), Integer.parseInt(m.group(6)), z);
         }
-        m = MONTH_DAY.matcher(head);
-        if (m.find() && year > 0) {
-            return epoch(year, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                    Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), zone);
+        for (int p = 0; p < h; p++) {
+            int at = monthDayAt(line, p, h);
+            if (at >= 0) {
+                return year <= 0 ? -1 : epoch(year, num(line, at, 2), num(line, at + 3, 2), num(line, at + 6, 2),
+                        num(line, at + 9, 2), num(line, at + 12, 2), zone);
+            }
         }
         return -1;
+    }
+
+    /** {@code dddd-dd-dd[ T]dd:dd:dd} at {@code p} (the caller made sure 19 characters follow). */
+    private static boolean isoAt(String s, int p) {
+        return digit(s, p) && digit(s, p + 1) && digit(s, p + 2) && digit(s, p + 3) && s.charAt(p + 4) == '-'
+                && digit(s, p + 5) && digit(s, p + 6) && s.charAt(p + 7) == '-' && digit(s, p + 8) && digit(s, p + 9)
+                && (s.charAt(p + 10) == ' ' || s.charAt(p + 10) == 'T') && clock(s, p + 11);
+    }
+
+    /** {@code dd:dd:dd} at {@code p}. */
+    private static boolean clock(String s, int p) {
+        return digit(s, p) && digit(s, p + 1) && s.charAt(p + 2) == ':' && digit(s, p + 3) && digit(s, p + 4)
+                && s.charAt(p + 5) == ':' && digit(s, p + 6) && digit(s, p + 7);
+    }
+
+    private static final String[] LEVELS = {"INFO", "WARNING", "WARN", "ERROR", "DEBUG", "CRITICAL"};
+
+    /**
+     * Where the {@code MM-dd HH:mm:ss} of a level word, blanks and that date starting at {@code p} begins (within
+     * the first {@code h} characters), or -1.
+     */
+    private static int monthDayAt(String s, int p, int h) {
+        char c = s.charAt(p);
+        if (c != 'I' && c != 'W' && c != 'E' && c != 'D' && c != 'C') {
+            return -1;
+        }
+        for (String level : LEVELS) {
+            if (p + level.length() < h && s.startsWith(level, p)) {
+                int q = p + level.length();
+                if (!blank(s.charAt(q))) {
+                    continue;
+                }
+                while (q < h && blank(s.charAt(q))) {
+                    q++;
+                }
+                if (q + 14 <= h && digit(s, q) && digit(s, q + 1) && s.charAt(q + 2) == '-' && digit(s, q + 3)
+                        && digit(s, q + 4) && s.charAt(q + 5) == ' ' && clock(s, q + 6)) {
+                    return q;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** What {@code \s} is to the JDK's engine (no Unicode classes). */
+    private static boolean blank(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+    }
+
+    private static boolean digit(String s, int i) {
+        char c = s.charAt(i);
+        return c >= '0' && c <= '9';
+    }
+
+    /** The decimal number of the {@code len} ASCII digits at {@code at}. */
+    private static int num(String s, int at, int len) {
+        int v = 0;
+        for (int i = at; i < at + len; i++) {
+            v = v * 10 + (s.charAt(i) - '0');
+        }
+        return v;
     }
 
     /** {@code dmesg -T}'s {@code [Mon Nov 30 00:30:28 2026]} prefix. */
@@ -72,6 +159,10 @@ final class Timestamps {
 
     /** The {@code date -Is} line: epoch and offset, or null. */
     static OffsetDateTime isoInstant(String s) {
+        OffsetDateTime plain = dateIs(s);
+        if (plain != null) {
+            return plain;
+        }
         try {
             return OffsetDateTime.parse(s.strip());
         } catch (DateTimeParseException e) {
@@ -82,6 +173,46 @@ final class Timestamps {
                         ZoneOffset.UTC);
                 return e2 < 0 ? null : OffsetDateTime.ofInstant(java.time.Instant.ofEpochSecond(e2), ZoneOffset.UTC);
             }
+            return null;
+        }
+    }
+
+    /**
+     * What {@code date -Is} prints, {@code 2026-11-30T00:31:05+00:00} (or {@code Z} for the offset), blanks around,
+     * read without the JDK's formatter (which answers a miss with an exception); null for anything else, a date or
+     * offset out of range included, which the formatter then reads.
+     */
+    private static OffsetDateTime dateIs(String s) {
+        int a = 0;
+        int b = s.length();
+        while (a < b && Character.isWhitespace(s.charAt(a))) {
+            a++;
+        }
+        while (b > a && Character.isWhitespace(s.charAt(b - 1))) {
+            b--;
+        }
+        int n = b - a;
+        if ((n != 20 && n != 25) || !isoAt(s, a) || s.charAt(a + 10) != 'T') {
+            return null;
+        }
+        try {
+            ZoneOffset z;
+            char sign = s.charAt(a + 19);
+            if (n == 20) {
+                if (sign != 'Z') {
+                    return null;
+                }
+                z = ZoneOffset.UTC;
+            } else if ((sign == '+' || sign == '-') && digit(s, a + 20) && digit(s, a + 21) && s.charAt(a + 22) == ':'
+                    && digit(s, a + 23) && digit(s, a + 24)) {
+                int k = sign == '-' ? -1 : 1;
+                z = ZoneOffset.ofHoursMinutes(k * num(s, a + 20, 2), k * num(s, a + 23, 2));
+            } else {
+                return null;
+            }
+            return OffsetDateTime.of(LocalDateTime.of(num(s, a, 4), num(s, a + 5, 2), num(s, a + 8, 2),
+                    num(s, a + 11, 2), num(s, a + 14, 2), num(s, a + 17, 2)), z);
+        } catch (java.time.DateTimeException e) {
             return null;
         }
     }
@@ -104,10 +235,6 @@ final class Timestamps {
         } catch (DateTimeParseException e) {
             return null;
         }
-    }
-
-    private static String normalOffset(String o) {
-        return o.length() == 5 ? o.substring(0, 3) + ":" + o.substring(3) : o;
     }
 
     private static long epoch(int y, int mo, int d, int h, int mi, int s, ZoneOffset zone) {

@@ -88,7 +88,7 @@ final class WorkLog {
             int r = integer(s.running(), l.text());
             int w = integer(s.waiting(), l.text());
             double t = decimal(s.throughput(), l.text());
-            double prefill = decimal(s.prompt(), l.text());
+            double prefill = t == 0 ? decimal(s.prompt(), l.text()) : -1; // read only where it can count
             if (t == 0 && prefill > 0) {
                 t = prefill; // a long prefill: prompt tokens processed, none generated yet, work all the same
             }
@@ -103,6 +103,9 @@ final class WorkLog {
                 zero++;
             } else {
                 streak = false;
+            }
+            if (!streak && (running >= 0 || waiting >= 0) && throughput >= 0) {
+                break; // the queue and the throughput are known and the streak is over: older lines change nothing
             }
         }
         // the log's own rhythm: the median gap between its newest timestamped lines of work

@@ -88,8 +88,9 @@ public final class Redactor {
 
     /**
      * Free text (a log, a command line, a body) with every secret shape replaced; null stays null. One pass
-     * over the words of the text finds the few that could start a secret (a secret's name, a header name, a
-     * token prefix); the shapes' patterns run only there, so a log of megabytes costs one scan.
+     * over the words of the text finds the few that could start a secret (a secret's name or a header name with
+     * what a value needs after it, a token prefix with enough of the token's characters:
+     * {@link SecretShapes#candidate}); the shapes' patterns run only there, so a log of megabytes costs one scan.
      */
     public String redact(String s) {
         if (!enabled() || s == null || s.isEmpty()) {
@@ -111,7 +112,8 @@ public final class Redactor {
             while (i < n && wordChar(s.charAt(i))) {
                 i++;
             }
-            if (shapes.mayStartSecret(s, ws, i)) {
+            int candidate = shapes.candidate(s, ws, i);
+            if (candidate != 0) {
                 if (option == null) { // one set of matchers for the whole text, made at its first candidate
                     option = shapes.option.matcher(s);
                     assignment = shapes.assignment.matcher(s);
@@ -120,12 +122,15 @@ public final class Redactor {
                 }
                 int from = Math.max(0, ws - 2);
                 int to = Math.min(n, i + 64);
+                // a word holding a token is looked at for names too (a header glued on by '_' or '.')
                 valueAfter(option, s, from, to, i, spans);
                 valueAfter(assignment, s, from, to, i, spans);
                 valueAfter(header, s, from, to, i, spans);
-                Matcher t = region(tokens, ws, Math.min(n, i + 1));
-                while (t.find() && t.start() < i) {
-                    spans.add(new int[] {t.start(), t.end()});
+                if ((candidate & SecretShapes.TOKEN) != 0) {
+                    Matcher t = region(tokens, ws, Math.min(n, i + 1));
+                    while (t.find() && t.start() < i) {
+                        spans.add(new int[] {t.start(), t.end()});
+                    }
                 }
             }
         }

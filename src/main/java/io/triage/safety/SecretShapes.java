@@ -36,9 +36,17 @@ public final class SecretShapes {
     /** A token prefix: {@code prefix} then {@code min}..{@code max} characters of {@code charset}. */
     public record Token(String id, String prefix, String charset, int min, Integer max) { }
 
+    /** What {@link #candidate} says of a word: it names a secret (or a header) and a value follows it. */
+    static final int NAME = 1;
+    /** What {@link #candidate} says of a word: it holds a token's prefix and enough of its characters. */
+    static final int TOKEN = 2;
+
+    /** A token prefix, with the fewest characters any token of that prefix needs after it, of their union. */
+    private record TokenGate(String prefix, boolean[] chars, int min) { }
+
     private final Set<String> names;
     private final Set<String> headerNames;
-    private final List<String> prefixes;
+    private final List<TokenGate> prefixes;
     /** Secret and header names (normalised) by length, for a look-up without allocating. */
     private final List<List<String>> byLength = new ArrayList<>();
     /** ASCII characters a name starts with, lower case: a word starting otherwise is no name (one look-up). */
@@ -55,8 +63,17 @@ public final class SecretShapes {
     /** Every token prefix shape, one alternation. */
     final Pattern tokens;
 
-    private SecretShapes(Set<String> names, Set<String> headerNames, List<String> prefixes, Set<String> notSecret,
+    /** False for the reference copy ({@link #ungated}) whose every word is a candidate. */
+    private final boolean gated;
+
+    private SecretShapes(Set<String> names, Set<String> headerNames, List<TokenGate> prefixes, Set<String> notSecret,
                          Pattern option, Pattern assignment, Pattern header, Pattern tokens) {
+        this(names, headerNames, prefixes, notSecret, option, assignment, header, tokens, true);
+    }
+
+    private SecretShapes(Set<String> names, Set<String> headerNames, List<TokenGate> prefixes, Set<String> notSecret,
+                         Pattern option, Pattern assignment, Pattern header, Pattern tokens, boolean gated) {
+        this.gated = gated;
         this.names = names;
         this.headerNames = headerNames;
         this.prefixes = prefixes;
@@ -75,8 +92,8 @@ public final class SecretShapes {
                 }
             }
         }
-        for (String p : prefixes) {
-            prefixFirst[p.charAt(0)] = true; // prefixes are letters, digits, '_' and '-' (checked at load)
+        for (TokenGate p : prefixes) {
+            prefixFirst[p.prefix().charAt(0)] = true; // prefixes are letters, digits, '_' and '-' (checked at load)
         }
         this.notSecret = notSecret;
         this.option = option;
@@ -149,9 +166,25 @@ public final class SecretShapes {
         Set<String> notSecret = new LinkedHashSet<>(f.notSecret() == null ? List.of() : f.notSecret());
         Set<String> headerNames = new LinkedHashSet<>();
         f.headers().names().forEach(h -> headerNames.add(norm(h)));
-        List<String> prefixes = f.tokens().stream().map(Token::prefix).distinct().toList();
+        java.util.Map<String, TokenGate> gates = new java.util.LinkedHashMap<>();
+        for (Token t : f.tokens()) {
+            boolean[] chars = charset(t.charset());
+            gates.merge(t.prefix(), new TokenGate(t.prefix(), chars, t.min()), (a, b) -> {
+                boolean[] union = a.chars().clone();
+                for (int c = 0; c < union.length; c++) {
+                    union[c] |= b.chars()[c];
+                }
+                return new TokenGate(a.prefix(), union, Math.min(a.min(), b.min()));
+            });
+        }
+        List<TokenGate> prefixes = List.copyOf(gates.values());
         return new SecretShapes(Set.copyOf(names), Set.copyOf(headerNames), prefixes, Set.copyOf(notSecret), option,
                 assignment, header, tokens);
+    }
+
+    /** The same shapes with every word a candidate for every pattern: what tests hold {@link #candidate} to. */
+    SecretShapes ungated() {
+        return new SecretShapes(names, headerNames, prefixes, notSecret, option, assignment, header, tokens, false);
     }
 
     /** True when {@code name} (an intent key, an argument name) names a secret. */
@@ -163,20 +196,61 @@ public final class SecretShapes {
         return names.contains(n);
     }
 
+    /** The characters of a token's {@code charset} (ranges such as {@code A-Z}, '_' and '-'), as its pattern reads them. */
+    private static boolean[] charset(String charset) {
+        boolean[] in = new boolean[128];
+        for (int i = 0; i < charset.length(); ) {
+            char c = charset.charAt(i);
+            if (i + 2 < charset.length() && charset.charAt(i + 1) == '-' && Character.isLetterOrDigit(c)
+                    && Character.isLetterOrDigit(charset.charAt(i + 2))) {
+                for (char x = c; x <= charset.charAt(i + 2); x++) {
+                    in[x] = true;
+                }
+                i += 3;
+            } else {
+                in[c] = true;
+                i++;
+            }
+        }
+        return in;
+    }
+
     /**
-     * True when the word {@code s[from, to)} (letters, digits, '_' and '-') could start a secret: it is a
-     * secret's name or a header's (leading dashes aside), or it holds a token prefix.
+     * What the word {@code s[from, to)} (letters, digits, '_' and '-') may start, as {@link #NAME} and {@link #TOKEN}
+     * bits, 0 for nothing. NAME: it is a secret's name or a header's (leading dashes aside) and the text after it
+     * is what the option, assignment or header patterns need before a value ({@code --name} then {@code =} or a
+     * blank; {@code name} then an optional quote and {@code =}, or blanks, {@code :}, blanks and a quote; a header
+     * then blanks and {@code :} or {@code =}; a header name may also end the word after a '_'): a name in prose
+     * ("per token", "the token budget") is no candidate.
+     * TOKEN: a token prefix starts the word or follows a '-' in it, and at least as many of the token's characters
+     * as its shortest form needs follow the prefix. Each is what the patterns need, never less: a word without
+     * the bit matches none of them there.
      */
-    boolean mayStartSecret(String s, int from, int to) {
+    int candidate(String s, int from, int to) {
+        if (!gated) {
+            return NAME | TOKEN;
+        }
         int a = from;
         while (a < to && s.charAt(a) == '-') {
             a++;
         }
+        int found = 0;
         int len = to - a;
         if (len < byLength.size() && len > 0 && s.charAt(a) < 128 && nameFirst[s.charAt(a)]) {
             for (String w : byLength.get(len)) {
-                if (sameName(s, a, w)) {
-                    return true;
+                if (sameName(s, a, w) && valueFollows(s, from, to, names.contains(w), headerNames.contains(w))) {
+                    found = NAME;
+                    break;
+                }
+            }
+        }
+        // a header name may end a word after a '_' (X_Authorization: …): its pattern allows that
+        if (found == 0) {
+            for (String h : headerNames) {
+                int at = to - h.length();
+                if (at > from && s.charAt(at - 1) == '_' && sameName(s, at, h) && valueFollows(s, at, to, false, true)) {
+                    found = NAME;
+                    break;
                 }
             }
         }
@@ -189,13 +263,65 @@ public final class SecretShapes {
             if (c >= 128 || !prefixFirst[c]) {
                 continue;
             }
-            for (String p : prefixes) {
-                if (s.startsWith(p, i)) {
+            for (TokenGate p : prefixes) {
+                if (s.startsWith(p.prefix(), i) && run(s, i + p.prefix().length(), p.chars(), p.min()) >= p.min()) {
+                    return found | TOKEN;
+                }
+            }
+        }
+        return found;
+    }
+
+    /** How many characters of {@code chars} follow at {@code from}, counted up to {@code enough}. */
+    private static int run(String s, int from, boolean[] chars, int enough) {
+        int k = from;
+        while (k < s.length() && k - from < enough && s.charAt(k) < 128 && chars[s.charAt(k)]) {
+            k++;
+        }
+        return k - from;
+    }
+
+    /** Whether what follows the name word {@code s[from, to)} can lead to a value under one of the name patterns. */
+    private static boolean valueFollows(String s, int from, int to, boolean secretName, boolean headerName) {
+        int n = s.length();
+        if (to >= n) {
+            return false;
+        }
+        char next = s.charAt(to);
+        if (secretName) {
+            // --name=VALUE, --name VALUE
+            if (s.startsWith("--", from) && (next == '=' || next == ' ' || next == '\t')) {
+                return true;
+            }
+            // name=…, 'name'=…, name: '…', "name": "…", name: Some("…")
+            int k = next == '\'' || next == '"' ? to + 1 : to;
+            if (k < n && s.charAt(k) == '=') {
+                return true;
+            }
+            k = blanks(s, k);
+            if (k < n && s.charAt(k) == ':') {
+                k = blanks(s, k + 1);
+                if (s.regionMatches(true, k, "Some(", 0, 5)) {
+                    k += 5;
+                }
+                if (k < n && (s.charAt(k) == '"' || s.charAt(k) == '\'')) {
                     return true;
                 }
             }
         }
+        if (headerName) {
+            // Authorization: …, X-Api-Key=…
+            int k = blanks(s, to);
+            return k < n && (s.charAt(k) == ':' || s.charAt(k) == '=');
+        }
         return false;
+    }
+
+    private static int blanks(String s, int k) {
+        while (k < s.length() && (s.charAt(k) == ' ' || s.charAt(k) == '\t')) {
+            k++;
+        }
+        return k;
     }
 
     /** {@code s} at {@code at} spells the normalised {@code name}, case and '-'/'_' aside. */

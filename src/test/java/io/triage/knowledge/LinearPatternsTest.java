@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -165,5 +166,77 @@ class LinearPatternsTest {
             }
         }
         assertTrue(disagreements >= 3, "the lines include ones the engines read differently: " + disagreements);
+    }
+
+    @Test
+    void aWordBoundaryOnALineOfLettersBeyondAsciiIsReadAsRe2ReadsItOnTheFastPath() {
+        // TGI's µs: to the JDK a word character, to RE2 not; the JDK is shown it as a symbol, groups as they are
+        LinePattern p = LinePattern.compile("\\btime_per_token=\"(?<v>[^\"]+)\"\\s+(?<w>\\w+)\\b", List.of("v", "w"));
+        String line = "INFO time_per_token=\"50.1µs\" queueµ ok";
+        assertEquals(LinePattern.Shape.LETTERS, LinePattern.shape(line));
+        assertEquals(line.length() + 1L, p.cost(line.length(), LinePattern.Shape.LETTERS), "the JDK's path, priced as such");
+        assertFalse(java.util.regex.Pattern.compile(p.pattern()).matcher(line).find(),
+                "to the JDK as it reads µ, queue is glued to it: no word boundary");
+        LinePattern.Match fast = p.find(line);
+        LinePattern.Match linear = p.linearOnly().find(line);
+        assertNotNull(linear, "to RE2 µ is no word character: a boundary after queue");
+        assertEquals("50.1µs", fast.group("v"), "a group's value is the line's own text, µ and all");
+        assertEquals(Arrays.asList(linear.values()), Arrays.asList(fast.values()));
+        assertEquals("queue", fast.group("w"));
+    }
+
+    /**
+     * The literal gate a search runs first turns away no line the pattern matches: every pattern of the cadence
+     * and the parsers, on every distinct line of every scenario (as is, and for a caseless one with its letters' case
+     * swapped too), finds
+     * with the gate what it finds without. (The markers' gate is the literal index's, looked at above, on the lines
+     * that index lets through; {@link RegexLiteralsTest} holds the literals to the regexes.)
+     */
+    @Test
+    void theLiteralGateTurnsAwayNoLineThePatternMatches() throws IOException {
+        KnowledgeBase kb = KnowledgeBase.load(TestHome.HOME.resolve("knowledge-base")); // no rules needed
+        List<LinePattern> patterns = new ArrayList<>();
+        for (String kind : List.of("vllm", "sglang", "tgi", "llamacpp", "triton", "ollama", "lmdeploy")) {
+            kb.cadence().server(kind).ifPresent(c -> Stream.of(c.running(), c.waiting(), c.throughput(), c.prompt())
+                    .filter(java.util.Objects::nonNull).forEach(patterns::add));
+        }
+        io.triage.parse.PatternInventory.parsers().stream().filter(e -> e.compiled() instanceof LinePattern)
+                .forEach(e -> patterns.add((LinePattern) e.compiled()));
+        java.util.Set<String> lines = new java.util.LinkedHashSet<>();
+        java.util.Set<String> swappedLines = new java.util.LinkedHashSet<>();
+        try (Stream<Path> s = Files.walk(TestHome.SCENARIOS)) {
+            for (Path f : s.filter(f -> f.toString().endsWith(".out")).toList()) {
+                for (String l : Files.readString(f, StandardCharsets.UTF_8).split("\n")) {
+                    String line = l.replaceFirst("^\\d+:", "");
+                    lines.add(line);
+                    StringBuilder swapped = new StringBuilder(line.length());
+                    line.chars().forEach(c -> swapped.append((char) (Character.isUpperCase(c) ? Character.toLowerCase(c)
+                            : Character.toUpperCase(c))));
+                    swappedLines.add(swapped.toString());
+                }
+            }
+        }
+        int matched = 0;
+        int turnedAway = 0;
+        for (LinePattern p : patterns) {
+            LinePattern bare = p.ungated();
+            List<String> tried = new ArrayList<>(lines);
+            if (p.pattern().startsWith("(?i)")) {
+                tried.addAll(swappedLines); // a caseless gate: the line's case must not matter to it either
+            }
+            for (String line : tried) {
+                LinePattern.Match a = p.find(line);
+                LinePattern.Match b = bare.find(line);
+                assertEquals(b == null, a == null, p.pattern() + " on " + line);
+                if (a != null) {
+                    matched++;
+                    assertEquals(Arrays.asList(b.values()), Arrays.asList(a.values()), p.pattern() + " on " + line);
+                } else {
+                    turnedAway++;
+                }
+            }
+        }
+        assertTrue(patterns.size() > 10 && matched > 1000 && turnedAway > 100_000,
+                patterns.size() + " patterns, " + matched + " matches, " + turnedAway + " misses");
     }
 }

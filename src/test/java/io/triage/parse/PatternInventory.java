@@ -45,6 +45,11 @@ public final class PatternInventory {
             }
         }
 
+        /** The same pattern searched by its engines alone, without the literal gate a {@link LinePattern} runs first. */
+        public Entry engineOnly() {
+            return compiled instanceof LinePattern p ? new Entry(where, regex, p.ungated()) : this;
+        }
+
         /** The size of the compiled program (RE2J), or the regex's length (JDK). */
         public int size() {
             if (compiled instanceof LinePattern p) {
