@@ -1,5 +1,6 @@
 package io.triage.engine;
 
+import org.drools.base.InitialFact;
 import org.kie.api.definition.rule.Rule;
 import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.BeforeMatchFiredEvent;
@@ -10,6 +11,7 @@ import org.kie.api.event.rule.ObjectUpdatedEvent;
 import org.kie.api.event.rule.RuleRuntimeEventListener;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +26,13 @@ public final class Trace extends DefaultAgendaEventListener implements RuleRunti
     public record Firing(Rule rule, List<Object> premises) {
         public Firing {
             // a match holds the engine's own InitialFact for 'not' and 'exists' patterns: not evidence
-            premises = premises.stream().filter(o -> !o.getClass().getName().contains("InitialFact")).toList();
+            List<Object> kept = new ArrayList<>(premises.size());
+            for (Object o : premises) {
+                if (!(o instanceof InitialFact)) {
+                    kept.add(o);
+                }
+            }
+            premises = Collections.unmodifiableList(kept);
         }
 
         public String ruleName() {
