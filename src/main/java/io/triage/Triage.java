@@ -149,13 +149,17 @@ public final class Triage {
             knowledge.completeExceptionally(e);
             throw e;
         }
-        // hashed while the rules still load: this thread would only wait for them
-        String contentHash = ContentHash.of(home, overlay);
+        // without the cache, hashed while the rules still load (this thread would only wait for them); the cache
+        // hashes the same files for its key, and gives the hash with the rules
+        String contentHash = cache == null ? ContentHash.of(home, overlay) : null;
         RuleBase rb;
         try {
             rb = RuleBase.await(rules);
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+        if (contentHash == null) {
+            contentHash = rb.contentHash() != null ? rb.contentHash() : ContentHash.of(home, overlay);
         }
         return new Triage(home, kb, rb, new Redactor(secrets, key), contentHash, overlay);
     }
