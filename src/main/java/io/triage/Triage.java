@@ -31,6 +31,8 @@ public final class Triage {
     private final KnowledgeBase knowledge;
     private final RuleBase rules;
     private final Diagnoser diagnoser;
+    /** The diagnoser's engine: its first session is made while a first capture is read ({@link Engine#prepare()}). */
+    private final Engine engine;
     private final Redactor redactor;
     private final CaptureReader reader = new CaptureReader();
     private final WhyNot whyNot;
@@ -64,7 +66,8 @@ public final class Triage {
         this.rules = rules;
         this.redactor = redactor;
         this.contentHash = contentHash;
-        this.diagnoser = new Diagnoser(knowledge, new Engine(rules), home == null ? "" : home.toAbsolutePath().toString(),
+        this.engine = new Engine(rules);
+        this.diagnoser = new Diagnoser(knowledge, engine, home == null ? "" : home.toAbsolutePath().toString(),
                 contentHash, overlay == null ? "" : overlay.dir().toString());
         this.whyNot = new WhyNot(rules, knowledge);
     }
@@ -149,13 +152,17 @@ public final class Triage {
             knowledge.completeExceptionally(e);
             throw e;
         }
-        // hashed while the rules still load: this thread would only wait for them
-        String contentHash = ContentHash.of(home, overlay);
+        // without the cache, hashed while the rules still load (this thread would only wait for them); the cache
+        // hashes the same files for its key, and gives the hash with the rules
+        String contentHash = cache == null ? ContentHash.of(home, overlay) : null;
         RuleBase rb;
         try {
             rb = RuleBase.await(rules);
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+        if (contentHash == null) {
+            contentHash = rb.contentHash() != null ? rb.contentHash() : ContentHash.of(home, overlay);
         }
         return new Triage(home, kb, rb, new Redactor(secrets, key), contentHash, overlay);
     }
@@ -253,6 +260,7 @@ public final class Triage {
 
     /** Reads a capture directory and diagnoses it: {@link #diagnose}. */
     public Diagnosis replay(Path captureDir, Map<String, String> intent) throws CaptureException {
+        engine.prepare();
         return diagnose(reader.read(captureDir), intent);
     }
 
@@ -262,11 +270,13 @@ public final class Triage {
      * secret still compares equal or different to the running one.
      */
     public Diagnosis diagnose(Capture capture, Map<String, String> intent) {
+        engine.prepare(); // the session is made while the facts are built
         return diagnoser.diagnose(redactor.redact(capture), redactor.redactIntent(intent == null ? Map.of() : intent));
     }
 
     /** Diagnoses a capture directory as {@link #replay} does, keeping the working memory the rules ended with. */
     public Diagnoser.Examined examine(Path captureDir, Map<String, String> intent) throws CaptureException {
+        engine.prepare();
         return diagnoser.examine(redactor.redact(reader.read(captureDir)),
                 redactor.redactIntent(intent == null ? Map.of() : intent));
     }

@@ -63,10 +63,19 @@ public final class RuleBase {
 
     /** The overlay's {@code rules/} compiled into this base, or null. */
     private final Path overlayRules;
+    /** The {@link ContentHash} of the files this base was built from when the cache took it (null: not taken). */
+    private final String contentHash;
 
     private RuleBase(KieBase kieBase, List<Path> files, List<Problem> warnings, Origin origin,
                      List<org.drools.drl.ast.descr.PackageDescr> descriptors, List<Problem> consistency,
                      Path overlayRules) {
+        this(kieBase, files, warnings, origin, descriptors, consistency, overlayRules, null);
+    }
+
+    private RuleBase(KieBase kieBase, List<Path> files, List<Problem> warnings, Origin origin,
+                     List<org.drools.drl.ast.descr.PackageDescr> descriptors, List<Problem> consistency,
+                     Path overlayRules, String contentHash) {
+        this.contentHash = contentHash;
         this.overlayRules = overlayRules;
         this.kieBase = kieBase;
         this.files = files;
@@ -359,7 +368,20 @@ public final class RuleBase {
 
     /** The same base, said to come from {@code o}. */
     RuleBase withOrigin(Origin o) {
-        return new RuleBase(kieBase, files, warnings, o, descriptors, consistency, overlayRules);
+        return new RuleBase(kieBase, files, warnings, o, descriptors, consistency, overlayRules, contentHash);
+    }
+
+    /** The same base, with the {@link ContentHash} of the files it was built from (read with them, by the cache). */
+    RuleBase withContentHash(String hash) {
+        return new RuleBase(kieBase, files, warnings, origin, descriptors, consistency, overlayRules, hash);
+    }
+
+    /**
+     * The {@link ContentHash} of the rules and knowledge (and overlay) this base was built from, taken from the same
+     * bytes the cache's key was, or null when the base did not come through the cache (then hash the home).
+     */
+    public String contentHash() {
+        return contentHash;
     }
 
     /**
@@ -372,7 +394,7 @@ public final class RuleBase {
         if (!report.ok()) {
             throw new RuleBaseException("the rules and the knowledge base do not agree", report.errors());
         }
-        return new RuleBase(kieBase, files, warnings, origin, null, report.warnings(), overlayRules);
+        return new RuleBase(kieBase, files, warnings, origin, null, report.warnings(), overlayRules, contentHash);
     }
 
     /** What the compiler parsed (a base compiled here, not yet checked), or null. */

@@ -122,15 +122,18 @@ public final class RuleBaseCache {
         Map<Path, byte[]> sources = RuleBase.sources(RuleBase.ruleFiles(rules, overlayRules));
         List<Path> files = List.copyOf(sources.keySet());
         String key;
+        String contentHash;
         try {
-            key = key(rules, sources, knowledge, overlay);
+            String[] kc = keyAndContent(rules, sources, knowledge, overlay);
+            key = kc[0];
+            contentHash = kc[1];
         } catch (IOException e) {
             throw new RuleBaseException("cannot read the rules in " + rules + ": " + e.getMessage(), List.of());
         }
         String refused = product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
         if (refused != null) {
             return check.apply(RuleBase.compile(rules, overlayRules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED,
-                    "rule cache " + dir + " not used (" + refused + "); rules compiled in memory")));
+                    "rule cache " + dir + " not used (" + refused + "); rules compiled in memory"))).withContentHash(contentHash);
         }
         Path entry = dir.resolve(key + ".rulebase");
         String ignored = null;
@@ -138,7 +141,8 @@ public final class RuleBaseCache {
             try {
                 Entry e = read(entry, key);
                 return RuleBase.fromPackages(e.packages(), files, e.warnings(), e.consistency(),
-                        new RuleBase.Origin(RuleBase.Origin.Kind.CACHE, "rules loaded from the cache " + entry), overlayRules);
+                        new RuleBase.Origin(RuleBase.Origin.Kind.CACHE, "rules loaded from the cache " + entry), overlayRules)
+                        .withContentHash(contentHash);
             } catch (IOException | RuntimeException ex) {
                 ignored = ex.getMessage() == null ? ex.toString() : ex.getMessage();
             }
@@ -154,7 +158,7 @@ public final class RuleBaseCache {
         if (ignored != null) {
             stored += "; the entry there was ignored: " + ignored;
         }
-        return c.withOrigin(new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHED, stored));
+        return c.withOrigin(new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHED, stored)).withContentHash(contentHash);
     }
 
     /** Why the cache's directory cannot hold code for this user (creating it private when missing), or null. */
@@ -414,37 +418,43 @@ public final class RuleBaseCache {
      */
     String key(Path rules, Map<Path, byte[]> ruleSources, Path knowledge, io.triage.knowledge.Overlay overlay)
             throws IOException {
+        return keyAndContent(rules, ruleSources, knowledge, overlay)[0];
+    }
+
+    /**
+     * The {@link #key} and the {@link ContentHash} of the same files, read once: the content hash is the SHA-256 of
+     * every file under the rules and the knowledge (and the overlay's), scenarios aside, the rule files as in
+     * {@code ruleSources} (the bytes compiled); the key is that digest with the build, Drools and Java, plus any rule
+     * file the content hash leaves out (one under a {@code scenarios/} of the rules).
+     */
+    String[] keyAndContent(Path rules, Map<Path, byte[]> ruleSources, Path knowledge,
+                           io.triage.knowledge.Overlay overlay) throws IOException {
+        Set<Path> hashed = new java.util.HashSet<>();
+        byte[] content;
+        try {
+            content = ContentHash.digest(rules, knowledge, overlay, ruleSources, true, hashed);
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
         Path overlayRules = overlay == null ? null : overlay.rulesDir();
         MessageDigest md = sha256();
         field(md, "product " + product);
         field(md, "drools " + droolsVersion());
         field(md, "java " + Runtime.version().feature());
+        field(md, "content " + HexFormat.of().formatHex(content));
         for (Map.Entry<Path, byte[]> f : ruleSources.entrySet()) {
+            if (hashed.contains(f.getKey())) {
+                continue;
+            }
             boolean fromOverlay = overlayRules != null && f.getKey().startsWith(overlayRules);
             field(md, (fromOverlay ? "overlay-rule " : "rule ")
                     + (fromOverlay ? overlayRules : rules).relativize(f.getKey()).toString().replace('\\', '/'));
             field(md, f.getValue());
         }
-        knowledgeFields(md, "knowledge ", knowledge);
         if (overlay != null) {
             field(md, "overlay " + overlay.dir());
-            knowledgeFields(md, "overlay-knowledge ", overlay.knowledgeDir());
         }
-        return HexFormat.of().formatHex(md.digest());
-    }
-
-    private static void knowledgeFields(MessageDigest md, String prefix, Path knowledge) throws IOException {
-        if (knowledge != null && Files.isDirectory(knowledge)) {
-            List<Path> kfiles;
-            try (Stream<Path> s = Files.walk(knowledge)) {
-                Path scenarios = knowledge.resolve("scenarios");
-                kfiles = s.filter(p -> !p.startsWith(scenarios)).filter(Files::isRegularFile).sorted().toList();
-            }
-            for (Path f : kfiles) {
-                field(md, prefix + knowledge.relativize(f).toString().replace('\\', '/'));
-                field(md, Files.readAllBytes(f));
-            }
-        }
+        return new String[] {HexFormat.of().formatHex(md.digest()), ContentHash.shortForm(content)};
     }
 
     private static void field(MessageDigest md, String s) {

@@ -97,6 +97,37 @@ class EngineReuseTest {
         assertFalse(fresh.firings().isEmpty(), "the scenario fires rules");
     }
 
+    @Test
+    void aSessionPreparedAheadRunsLikeAFreshOneWhileRunsRaceThePreparation() throws Exception {
+        List<List<Object>> facts = scenarioFacts();
+        for (int round = 0; round < 3; round++) {
+            Engine engine = new Engine(triage.rules());
+            engine.prepare();
+            engine.prepare(); // a second call while the first is under way starts nothing more
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                int i = (round * 5 + t * 11) % facts.size();
+                Thread th = new Thread(() -> {
+                    try {
+                        // runs started at once with the preparation: each waits for the pool or makes a session
+                        assertEquals(outcome(fresh(triage.rules(), facts.get(i))), outcome(engine.run(facts.get(i))));
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                });
+                th.start();
+                threads.add(th);
+            }
+            for (Thread th : threads) {
+                th.join();
+            }
+            assertTrue(failures.isEmpty(), () -> "first failure: " + failures.get(0));
+            engine.prepare(); // prepared already: nothing to do
+            assertEquals(outcome(fresh(triage.rules(), facts.get(0))), outcome(engine.run(facts.get(0))));
+        }
+    }
+
     /** What a run ended with, comparable by value: the facts (records) as text and the firings, both in order. */
     private record Outcome(List<String> facts, List<String> firings, int fired, boolean stopped) { }
 

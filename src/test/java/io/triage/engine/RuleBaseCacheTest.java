@@ -359,4 +359,46 @@ class RuleBaseCacheTest {
         Files.writeString(kb.resolve("thresholds.yaml"), "\n# edited\n", StandardOpenOption.APPEND);
         assertFalse(k.equals(c.key(rules, RuleBase.sources(RuleBase.ruleFiles(rules)), kb)));
     }
+
+    @Test
+    void theContentHashComesWithTheRulesAndIsTheHomesWhetherCompiledOrLoaded() {
+        RuleBaseCache c = cache("1");
+        RuleBase compiled = load(c);
+        RuleBase loaded = load(c);
+        assertEquals(RuleBase.Origin.Kind.SOURCE_CACHED, compiled.origin().kind());
+        assertEquals(RuleBase.Origin.Kind.CACHE, loaded.origin().kind());
+        assertEquals(ContentHash.of(home), compiled.contentHash());
+        assertEquals(ContentHash.of(home), loaded.contentHash());
+        Triage t = Triage.load(home, io.triage.safety.RedactionKey.perProcess(), c);
+        assertEquals(ContentHash.of(home), t.contentHash(), "the verdicts name the same hash as without the cache");
+        assertEquals(null, RuleBase.load(home.resolve("rules")).contentHash(), "compiled without the cache: none");
+    }
+
+    @Test
+    void aRuleFileTheContentHashLeavesOutStillChangesTheKey() throws Exception {
+        // a rule file under rules/scenarios/ is compiled, but scenarios are not part of the content hash
+        Path rules = home.resolve("rules");
+        Path kb = home.resolve("knowledge-base");
+        Path extra = Files.createDirectories(rules.resolve("scenarios")).resolve("extra.drl");
+        Files.writeString(extra, "package triage.rules;\n");
+        RuleBaseCache c = cache("1");
+        String k = c.key(rules, RuleBase.sources(RuleBase.ruleFiles(rules)), kb);
+        String hash = ContentHash.of(home);
+        Files.writeString(extra, "package triage.rules;\n// edited\n");
+        assertEquals(hash, ContentHash.of(home), "the content hash leaves scenarios out");
+        assertFalse(k.equals(c.key(rules, RuleBase.sources(RuleBase.ruleFiles(rules)), kb)), "the key does not");
+    }
+
+    @Test
+    void theKeyIsOfTheBytesCompiledNotOfWhatTheFileHoldsLater() throws Exception {
+        Path rules = home.resolve("rules");
+        Path kb = home.resolve("knowledge-base");
+        RuleBaseCache c = cache("1");
+        Map<Path, byte[]> read = RuleBase.sources(RuleBase.ruleFiles(rules));
+        String k = c.key(rules, read, kb);
+        Path first = read.keySet().iterator().next();
+        Files.writeString(first, "\n// edited after it was read\n", StandardOpenOption.APPEND);
+        assertEquals(k, c.key(rules, read, kb), "the bytes read, not the file as it is now");
+        assertFalse(k.equals(c.key(rules, RuleBase.sources(RuleBase.ruleFiles(rules)), kb)));
+    }
 }
