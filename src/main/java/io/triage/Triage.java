@@ -37,6 +37,8 @@ public final class Triage {
     private final String contentHash;
     /** The site overlay whose rules and knowledge extend the home's, or null. */
     private final io.triage.knowledge.Overlay overlay;
+    /** Where the knowledge base was read from: its YAML files, or the user's cache. */
+    private final String knowledgeOrigin;
 
     /** As below, redacting with {@code home/knowledge-base/secrets.yaml} under a key of this process. */
     public Triage(Path home, KnowledgeBase knowledge, RuleBase rules) {
@@ -49,16 +51,18 @@ public final class Triage {
      *                 to see secrets as they are)
      */
     public Triage(Path home, KnowledgeBase knowledge, RuleBase rules, Redactor redactor) {
-        this(home, knowledge, rules, redactor, home == null ? "" : ContentHash.of(home), null);
+        this(home, knowledge, rules, redactor, home == null ? "" : ContentHash.of(home), null, "knowledge given");
     }
 
     /**
      * @param contentHash the {@link ContentHash} of the rules and knowledge (the overlay's too), named by every diagnosis
      * @param overlay the site overlay the rules and knowledge were extended with, or null
+     * @param knowledgeOrigin where the knowledge base was read from (its files, the user's cache)
      */
     private Triage(Path home, KnowledgeBase knowledge, RuleBase rules, Redactor redactor, String contentHash,
-                   io.triage.knowledge.Overlay overlay) {
+                   io.triage.knowledge.Overlay overlay, String knowledgeOrigin) {
         this.overlay = overlay;
+        this.knowledgeOrigin = knowledgeOrigin;
         this.home = home;
         this.knowledge = knowledge;
         this.rules = rules;
@@ -141,10 +145,19 @@ public final class Triage {
         loader.start();
         KnowledgeBase kb;
         SecretShapes secrets;
+        String knowledgeOrigin;
         try {
-            kb = loaded != null ? loaded : KnowledgeBase.load(kbDir, overlay);
+            if (loaded == null && cache != null) {
+                Knowledge k = Knowledge.load(cache, rulesDir, kbDir, overlay);
+                kb = k.base();
+                secrets = k.secrets();
+                knowledgeOrigin = k.origin();
+            } else {
+                kb = loaded != null ? loaded : KnowledgeBase.load(kbDir, overlay);
+                secrets = SecretShapes.load(kbDir);
+                knowledgeOrigin = "knowledge read from " + kbDir;
+            }
             knowledge.complete(kb);
-            secrets = SecretShapes.load(kbDir);
         } catch (RuntimeException e) {
             knowledge.completeExceptionally(e);
             throw e;
@@ -157,7 +170,74 @@ public final class Triage {
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
-        return new Triage(home, kb, rb, new Redactor(secrets, key), contentHash, overlay);
+        return new Triage(home, kb, rb, new Redactor(secrets, key), contentHash, overlay, knowledgeOrigin);
+    }
+
+    /**
+     * The knowledge base and the secrets' shapes, from the user's cache when it holds them for exactly these files (the
+     * rule base's key: {@link RuleBaseCache#key}), else read from the YAML files, checked, and stored there. A YAML
+     * load costs a command a few hundred milliseconds of a cold start (parser and data binding); the compact form a
+     * few. An entry that does not read back whole is ignored and replaced.
+     *
+     * @param origin where they came from, for {@code --verbose}
+     */
+    record Knowledge(KnowledgeBase base, SecretShapes secrets, String origin) {
+        /** The kind of the cache's companion entry. */
+        static final String KIND = "knowledge";
+
+        static Knowledge load(RuleBaseCache cache, Path rulesDir, Path kbDir, io.triage.knowledge.Overlay overlay) {
+            String key;
+            try {
+                key = cache.key(rulesDir, kbDir, overlay);
+            } catch (java.io.IOException | RuntimeException e) {
+                key = null; // an unreadable file: the YAML load below says which
+            }
+            String ignored = null;
+            if (key != null) {
+                RuleBaseCache.Companion c = cache.readCompanion(key, KIND);
+                if (c.body() != null) {
+                    try {
+                        return decode(c.body(), kbDir, overlay, "knowledge loaded from the cache " + cache.dir().resolve(key + "." + KIND));
+                    } catch (java.io.IOException e) {
+                        ignored = "the entry there was ignored: " + e.getMessage();
+                    }
+                }
+                ignored = ignored != null ? ignored : c.refused();
+            }
+            KnowledgeBase kb = KnowledgeBase.load(kbDir, overlay);
+            SecretShapes secrets = SecretShapes.load(kbDir);
+            String origin = "knowledge read from " + kbDir;
+            if (key != null) {
+                try {
+                    origin += " and stored in the cache " + cache.writeCompanion(key, KIND, encode(kb, secrets, kbDir, overlay));
+                } catch (java.io.IOException | RuntimeException e) {
+                    origin += "; not stored in the cache (" + e.getMessage() + ")";
+                }
+            }
+            return new Knowledge(kb, secrets, ignored == null ? origin : origin + "; " + ignored);
+        }
+
+        /** The entry's body: the knowledge base's compact form, then the secrets' shapes. */
+        static byte[] encode(KnowledgeBase kb, SecretShapes secrets, Path kbDir, io.triage.knowledge.Overlay overlay) {
+            io.triage.knowledge.Compact.Out o = new io.triage.knowledge.Compact.Out();
+            o.blob(kb.compact(kbDir, overlay));
+            secrets.writeTo(o);
+            return o.bytes();
+        }
+
+        static Knowledge decode(byte[] body, Path kbDir, io.triage.knowledge.Overlay overlay, String origin)
+                throws java.io.IOException {
+            io.triage.knowledge.Compact.In in = new io.triage.knowledge.Compact.In(body);
+            KnowledgeBase base = KnowledgeBase.fromCompact(in.blob(), kbDir, overlay);
+            SecretShapes secrets = SecretShapes.readFrom(in, kbDir.resolve("secrets.yaml"));
+            in.end();
+            return new Knowledge(base, secrets, origin);
+        }
+    }
+
+    /** Where the knowledge base was read from ({@code --verbose} says it): its files, or the user's cache. */
+    public String knowledgeOrigin() {
+        return knowledgeOrigin;
     }
 
     /** The probe names a capture can hold: every probe of the catalogue (the capture format's standard ones among them). */
@@ -167,7 +247,7 @@ public final class Triage {
 
     /** The same product, sharing its compiled rules, that shows secrets as they are ({@code --no-redact}). */
     public Triage unredacted() {
-        return new Triage(home, knowledge, rules, Redactor.none(), contentHash, overlay);
+        return new Triage(home, knowledge, rules, Redactor.none(), contentHash, overlay, knowledgeOrigin);
     }
 
     /**

@@ -246,6 +246,10 @@ public final class Main implements Callable<Integer> {
             err.println(Safe.forTerminal("triage: " + origin.detail()));
             err.flush();
         }
+        if (verbose) {
+            err.println(Safe.forTerminal("triage: " + t.knowledgeOrigin()));
+            err.flush();
+        }
         return t;
     }
 

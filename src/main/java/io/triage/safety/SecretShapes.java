@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.triage.knowledge.Compact;
 import io.triage.knowledge.KnowledgeException;
 
 import java.io.IOException;
@@ -54,9 +55,12 @@ public final class SecretShapes {
     final Pattern header;
     /** Every token prefix shape, one alternation. */
     final Pattern tokens;
+    /** The data these shapes were compiled from ({@link #writeTo}). */
+    private final File source;
 
-    private SecretShapes(Set<String> names, Set<String> headerNames, List<String> prefixes, Set<String> notSecret,
+    private SecretShapes(File source, Set<String> names, Set<String> headerNames, List<String> prefixes, Set<String> notSecret,
                          Pattern option, Pattern assignment, Pattern header, Pattern tokens) {
+        this.source = source;
         this.names = names;
         this.headerNames = headerNames;
         this.prefixes = prefixes;
@@ -150,8 +154,45 @@ public final class SecretShapes {
         Set<String> headerNames = new LinkedHashSet<>();
         f.headers().names().forEach(h -> headerNames.add(norm(h)));
         List<String> prefixes = f.tokens().stream().map(Token::prefix).distinct().toList();
-        return new SecretShapes(Set.copyOf(names), Set.copyOf(headerNames), prefixes, Set.copyOf(notSecret), option,
+        return new SecretShapes(f, Set.copyOf(names), Set.copyOf(headerNames), prefixes, Set.copyOf(notSecret), option,
                 assignment, header, tokens);
+    }
+
+    /** The data of these shapes in {@link Compact}'s form, for a cache beside the knowledge base's ({@link #readFrom}). */
+    public void writeTo(Compact.Out o) {
+        o.strs(source.names()).strs(source.notSecret());
+        o.bool(source.headers() != null);
+        if (source.headers() != null) {
+            o.strs(source.headers().names()).strs(source.headers().schemes());
+        }
+        o.count(source.tokens().size());
+        for (Token t : source.tokens()) {
+            o.str(t.id()).str(t.prefix()).str(t.charset()).num(t.min()).optInt(t.max());
+        }
+    }
+
+    /**
+     * The shapes {@link #writeTo} wrote, compiled and checked as {@link #of} does ({@code origin} names them in errors).
+     *
+     * @throws java.io.IOException when the bytes are not such a form
+     */
+    public static SecretShapes readFrom(Compact.In in, Path origin) throws java.io.IOException {
+        List<String> names = in.strs();
+        List<String> notSecret = in.strs();
+        Headers headers = in.bool() ? new Headers(in.strs(), in.strs()) : null;
+        int n = in.count();
+        if (n < 0) {
+            throw new java.io.IOException("missing token shapes");
+        }
+        List<Token> tokens = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            tokens.add(new Token(in.str(), in.str(), in.str(), in.integer(), in.optInt()));
+        }
+        try {
+            return of(new File(names, notSecret, headers, tokens), origin);
+        } catch (RuntimeException e) {
+            throw new java.io.IOException("not secret shapes of this form: " + e.getMessage(), e);
+        }
     }
 
     /** True when {@code name} (an intent key, an argument name) names a secret. */
