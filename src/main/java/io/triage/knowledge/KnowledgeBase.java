@@ -316,7 +316,9 @@ public final class KnowledgeBase {
 
     /**
      * The knowledge base {@link #compact} wrote, for {@code dir} (and {@code overlay}) as they were when it was written:
-     * the caller knows the form was made from exactly these files (a cache keyed by their content).
+     * the caller knows the form was made from exactly these files (a cache keyed by their content, its entries checked
+     * as code). Its regexes were accepted when the form was made: each is compiled at its first use
+     * ({@link LinePattern#deferred}), so a command pays only for the few dozen it tries.
      *
      * @throws IOException when the bytes are not such a form (truncated, of another version, a regex that does not compile)
      */
@@ -332,7 +334,7 @@ public final class KnowledgeBase {
                 String id = in.str();
                 String server = in.str();
                 String kind = in.str();
-                LinePattern p = LinePattern.compile(in.str(), in.strs());
+                LinePattern p = LinePattern.deferred(in.str(), in.strs());
                 String subtype = in.str();
                 int priority = in.integer();
                 RegexLiterals.Prefilter pre = in.bool() ? new RegexLiterals.Prefilter(List.copyOf(in.strs()), in.bool()) : null;
@@ -381,7 +383,7 @@ public final class KnowledgeBase {
                 LinePattern[] p = new LinePattern[4];
                 for (int j = 0; j < p.length; j++) {
                     String regex = in.str();
-                    p[j] = regex == null ? null : LinePattern.compile(regex, List.of("v"));
+                    p[j] = regex == null ? null : LinePattern.deferred(regex, List.of("v"));
                 }
                 servers.put(key, new Cadence.Server(name, every, ids, p[0], p[1], p[2], p[3], in.strMap()));
             }

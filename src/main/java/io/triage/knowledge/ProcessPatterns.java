@@ -111,7 +111,7 @@ public final class ProcessPatterns {
         }
         List<LinePattern> out = new ArrayList<>(regexes.size());
         for (String r : regexes) {
-            out.add(LinePattern.compile(r, List.of()));
+            out.add(LinePattern.deferred(r, List.of()));
         }
         return List.copyOf(out);
     }
