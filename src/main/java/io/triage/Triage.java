@@ -123,6 +123,36 @@ public final class Triage {
      */
     public static Triage load(Path home, RedactionKey key, RuleBaseCache cache, boolean checkScenarios,
                               KnowledgeBase loaded, io.triage.knowledge.Overlay overlay) {
+        return loadWith(home, key, cache, checkScenarios,
+                loaded == null ? null : new Knowledge(loaded, null, "knowledge given"), overlay);
+    }
+
+    /**
+     * As {@link #load(Path, RedactionKey, RuleBaseCache, boolean, KnowledgeBase, io.triage.knowledge.Overlay)}, without
+     * the scenarios' check, with the knowledge base and secrets' shapes {@link #loadKnowledge} gave (of the same home,
+     * overlay and cache): a command that read them to write a probe script reads neither again.
+     */
+    public static Triage load(Path home, RedactionKey key, RuleBaseCache cache, Knowledge loaded,
+                              io.triage.knowledge.Overlay overlay) {
+        return loadWith(home, key, cache, false, loaded, overlay);
+    }
+
+    /**
+     * The knowledge base and the secrets' shapes of {@code home} (extended by {@code overlay}, or null), from
+     * {@code cache} when it holds them for exactly these files (null: read from the YAML files).
+     *
+     * @throws KnowledgeException when a knowledge file does not load
+     */
+    public static Knowledge loadKnowledge(Path home, io.triage.knowledge.Overlay overlay, RuleBaseCache cache) {
+        Path kbDir = home.resolve("knowledge-base");
+        if (cache == null) {
+            return new Knowledge(KnowledgeBase.load(kbDir, overlay), SecretShapes.load(kbDir), "knowledge read from " + kbDir);
+        }
+        return Knowledge.load(cache, home.resolve("rules"), kbDir, overlay);
+    }
+
+    private static Triage loadWith(Path home, RedactionKey key, RuleBaseCache cache, boolean checkScenarios,
+                                   Knowledge loaded, io.triage.knowledge.Overlay overlay) {
         Path rulesDir = home.resolve("rules");
         Path overlayRules = overlay == null ? null : overlay.rulesDir();
         Path kbDir = home.resolve("knowledge-base");
@@ -147,16 +177,10 @@ public final class Triage {
         SecretShapes secrets;
         String knowledgeOrigin;
         try {
-            if (loaded == null && cache != null) {
-                Knowledge k = Knowledge.load(cache, rulesDir, kbDir, overlay);
-                kb = k.base();
-                secrets = k.secrets();
-                knowledgeOrigin = k.origin();
-            } else {
-                kb = loaded != null ? loaded : KnowledgeBase.load(kbDir, overlay);
-                secrets = SecretShapes.load(kbDir);
-                knowledgeOrigin = "knowledge read from " + kbDir;
-            }
+            Knowledge k = loaded != null ? loaded : loadKnowledge(home, overlay, cache);
+            kb = k.base();
+            secrets = k.secrets() != null ? k.secrets() : SecretShapes.load(kbDir);
+            knowledgeOrigin = k.origin();
             knowledge.complete(kb);
         } catch (RuntimeException e) {
             knowledge.completeExceptionally(e);
@@ -179,9 +203,10 @@ public final class Triage {
      * load costs a command a few hundred milliseconds of a cold start (parser and data binding); the compact form a
      * few. An entry that does not read back whole is ignored and replaced.
      *
+     * @param secrets the secrets' shapes (null: read them from {@code secrets.yaml} when the product is loaded)
      * @param origin where they came from, for {@code --verbose}
      */
-    record Knowledge(KnowledgeBase base, SecretShapes secrets, String origin) {
+    public record Knowledge(KnowledgeBase base, SecretShapes secrets, String origin) {
         /** The kind of the cache's companion entry. */
         static final String KIND = "knowledge";
 
