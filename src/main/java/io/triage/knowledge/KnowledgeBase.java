@@ -258,7 +258,8 @@ public final class KnowledgeBase {
     /**
      * This knowledge base in {@link Compact}'s form, for a cache: what {@link #fromCompact} turns back into an equal
      * knowledge base without reading YAML. File names in it are kept relative to {@code dir} (or to the overlay's
-     * knowledge directory), so that the same content in another home names that home's files.
+     * knowledge directory), so that the same content in another home names that home's files. Unordered collections
+     * are written sorted: the same knowledge gives the same bytes.
      */
     public byte[] compact(Path dir, Overlay overlay) {
         Compact.Out o = new Compact.Out();
@@ -273,8 +274,8 @@ public final class KnowledgeBase {
             o.strs(m.groups());
         }
         o.count(serves.size());
-        serves.forEach((k, v) -> o.str(k).optInt(v.port()).str(v.health()).str(v.engine()).str(v.models()));
-        o.strMap(kindByAlias);
+        new java.util.TreeMap<>(serves).forEach((k, v) -> o.str(k).optInt(v.port()).str(v.health()).str(v.engine()).str(v.models()));
+        o.strMap(new java.util.TreeMap<>(kindByAlias));
         processes.writeTo(o);
         o.count(gpuProfiles.size());
         gpuProfiles.forEach(p -> gpuProfile(o, p));
@@ -282,7 +283,7 @@ public final class KnowledgeBase {
         o.num(thresholds.logStalledSeconds()).num(thresholds.progressRecentSeconds()).num(thresholds.loadingRecentSeconds())
                 .dbl(thresholds.healthSlowSeconds()).num(thresholds.launchSlackSeconds());
         o.count(xids.size());
-        xids.values().forEach(x -> o.num(x.code()).str(x.name()).str(x.implicates()).bool(x.fault()).str(x.action()));
+        new java.util.TreeMap<>(xids).values().forEach(x -> o.num(x.code()).str(x.name()).str(x.implicates()).bool(x.fault()).str(x.action()));
         o.count(causes.size());
         causes.forEach((k, c) -> o.str(k).str(c.title()).num(c.rank()).str(c.summary()).str(c.caveat()));
         o.strMap(texts.symptoms()).strMap(texts.rationales()).strMap(texts.details()).strMap(texts.reasons());
@@ -292,20 +293,20 @@ public final class KnowledgeBase {
         steps.forEach((k, st) -> o.str(k).str(st.title()).str(st.command()).str(st.rationale()).strs(st.causes()));
         o.dbl(cadence.stallFactor()).num(cadence.minStallSeconds()).num(cadence.workLines()).dbl(cadence.cpuMovedPercent());
         o.count(cadence.servers().size());
-        cadence.servers().forEach((k, c) -> {
-            o.str(k).str(c.name()).num(c.everySeconds()).strs(c.markers());
+        new java.util.TreeMap<>(cadence.servers()).forEach((k, c) -> {
+            o.str(k).str(c.name()).num(c.everySeconds()).strs(new java.util.TreeSet<>(c.markers()));
             for (LinePattern p : java.util.Arrays.asList(c.running(), c.waiting(), c.throughput(), c.prompt())) {
                 o.str(p == null ? null : p.pattern());
             }
-            o.strMap(c.metrics());
+            o.strMap(new java.util.TreeMap<>(c.metrics()));
         });
         o.count(differentials.size());
         differentials.forEach(d -> o.str(d.cause()).str(d.need()).strs(d.probes()));
         Path overlayDir = overlay == null ? null : overlay.knowledgeDir();
         o.count(sites.size());
-        sites.forEach((section, ids) -> {
+        new java.util.TreeMap<>(sites).forEach((section, ids) -> {
             o.str(section).count(ids.size());
-            ids.forEach((id, site) -> {
+            new java.util.TreeMap<>(ids).forEach((id, site) -> {
                 o.str(id);
                 sitePath(o, site.file(), dir, overlayDir);
                 o.num(site.line());
