@@ -39,6 +39,8 @@ public final class Triage {
     private final String contentHash;
     /** The site overlay whose rules and knowledge extend the home's, or null. */
     private final io.triage.knowledge.Overlay overlay;
+    /** Where the knowledge base was read from: its YAML files, or the user's cache. */
+    private final String knowledgeOrigin;
 
     /** As below, redacting with {@code home/knowledge-base/secrets.yaml} under a key of this process. */
     public Triage(Path home, KnowledgeBase knowledge, RuleBase rules) {
@@ -51,16 +53,18 @@ public final class Triage {
      *                 to see secrets as they are)
      */
     public Triage(Path home, KnowledgeBase knowledge, RuleBase rules, Redactor redactor) {
-        this(home, knowledge, rules, redactor, home == null ? "" : ContentHash.of(home), null);
+        this(home, knowledge, rules, redactor, home == null ? "" : ContentHash.of(home), null, "knowledge given");
     }
 
     /**
      * @param contentHash the {@link ContentHash} of the rules and knowledge (the overlay's too), named by every diagnosis
      * @param overlay the site overlay the rules and knowledge were extended with, or null
+     * @param knowledgeOrigin where the knowledge base was read from (its files, the user's cache)
      */
     private Triage(Path home, KnowledgeBase knowledge, RuleBase rules, Redactor redactor, String contentHash,
-                   io.triage.knowledge.Overlay overlay) {
+                   io.triage.knowledge.Overlay overlay, String knowledgeOrigin) {
         this.overlay = overlay;
+        this.knowledgeOrigin = knowledgeOrigin;
         this.home = home;
         this.knowledge = knowledge;
         this.rules = rules;
@@ -122,6 +126,36 @@ public final class Triage {
      */
     public static Triage load(Path home, RedactionKey key, RuleBaseCache cache, boolean checkScenarios,
                               KnowledgeBase loaded, io.triage.knowledge.Overlay overlay) {
+        return loadWith(home, key, cache, checkScenarios,
+                loaded == null ? null : new Knowledge(loaded, null, "knowledge given"), overlay);
+    }
+
+    /**
+     * As {@link #load(Path, RedactionKey, RuleBaseCache, boolean, KnowledgeBase, io.triage.knowledge.Overlay)}, without
+     * the scenarios' check, with the knowledge base and secrets' shapes {@link #loadKnowledge} gave (of the same home,
+     * overlay and cache): a command that read them to write a probe script reads neither again.
+     */
+    public static Triage load(Path home, RedactionKey key, RuleBaseCache cache, Knowledge loaded,
+                              io.triage.knowledge.Overlay overlay) {
+        return loadWith(home, key, cache, false, loaded, overlay);
+    }
+
+    /**
+     * The knowledge base and the secrets' shapes of {@code home} (extended by {@code overlay}, or null), from
+     * {@code cache} when it holds them for exactly these files (null: read from the YAML files).
+     *
+     * @throws KnowledgeException when a knowledge file does not load
+     */
+    public static Knowledge loadKnowledge(Path home, io.triage.knowledge.Overlay overlay, RuleBaseCache cache) {
+        Path kbDir = home.resolve("knowledge-base");
+        if (cache == null) {
+            return new Knowledge(KnowledgeBase.load(kbDir, overlay), SecretShapes.load(kbDir), "knowledge read from " + kbDir);
+        }
+        return Knowledge.load(cache, home.resolve("rules"), kbDir, overlay);
+    }
+
+    private static Triage loadWith(Path home, RedactionKey key, RuleBaseCache cache, boolean checkScenarios,
+                                   Knowledge loaded, io.triage.knowledge.Overlay overlay) {
         Path rulesDir = home.resolve("rules");
         Path overlayRules = overlay == null ? null : overlay.rulesDir();
         Path kbDir = home.resolve("knowledge-base");
@@ -144,10 +178,13 @@ public final class Triage {
         loader.start();
         KnowledgeBase kb;
         SecretShapes secrets;
+        String knowledgeOrigin;
         try {
-            kb = loaded != null ? loaded : KnowledgeBase.load(kbDir, overlay);
+            Knowledge k = loaded != null ? loaded : loadKnowledge(home, overlay, cache);
+            kb = k.base();
+            secrets = k.secrets() != null ? k.secrets() : SecretShapes.load(kbDir);
+            knowledgeOrigin = k.origin();
             knowledge.complete(kb);
-            secrets = SecretShapes.load(kbDir);
         } catch (RuntimeException e) {
             knowledge.completeExceptionally(e);
             throw e;
@@ -164,7 +201,75 @@ public final class Triage {
         if (contentHash == null) {
             contentHash = rb.contentHash() != null ? rb.contentHash() : ContentHash.of(home, overlay);
         }
-        return new Triage(home, kb, rb, new Redactor(secrets, key), contentHash, overlay);
+                return new Triage(home, kb, rb, new Redactor(secrets, key), contentHash, overlay, knowledgeOrigin);
+    }
+
+    /**
+     * The knowledge base and the secrets' shapes, from the user's cache when it holds them for exactly these files (the
+     * rule base's key: {@link RuleBaseCache#key}), else read from the YAML files, checked, and stored there. A YAML
+     * load costs a command a few hundred milliseconds of a cold start (parser and data binding); the compact form a
+     * few. An entry that does not read back whole is ignored and replaced.
+     *
+     * @param secrets the secrets' shapes (null: read them from {@code secrets.yaml} when the product is loaded)
+     * @param origin where they came from, for {@code --verbose}
+     */
+    public record Knowledge(KnowledgeBase base, SecretShapes secrets, String origin) {
+        /** The kind of the cache's companion entry. */
+        static final String KIND = "knowledge";
+
+        static Knowledge load(RuleBaseCache cache, Path rulesDir, Path kbDir, io.triage.knowledge.Overlay overlay) {
+            String key;
+            try {
+                key = cache.key(rulesDir, kbDir, overlay);
+            } catch (java.io.IOException | RuntimeException e) {
+                key = null; // an unreadable file: the YAML load below says which
+            }
+            String ignored = null;
+            if (key != null) {
+                RuleBaseCache.Companion c = cache.readCompanion(key, KIND);
+                if (c.body() != null) {
+                    try {
+                        return decode(c.body(), kbDir, overlay, "knowledge loaded from the cache " + cache.dir().resolve(key + "." + KIND));
+                    } catch (java.io.IOException e) {
+                        ignored = "the entry there was ignored: " + e.getMessage();
+                    }
+                }
+                ignored = ignored != null ? ignored : c.refused();
+            }
+            KnowledgeBase kb = KnowledgeBase.load(kbDir, overlay);
+            SecretShapes secrets = SecretShapes.load(kbDir);
+            String origin = "knowledge read from " + kbDir;
+            if (key != null) {
+                try {
+                    origin += " and stored in the cache " + cache.writeCompanion(key, KIND, encode(kb, secrets, kbDir, overlay));
+                } catch (java.io.IOException | RuntimeException e) {
+                    origin += "; not stored in the cache (" + e.getMessage() + ")";
+                }
+            }
+            return new Knowledge(kb, secrets, ignored == null ? origin : origin + "; " + ignored);
+        }
+
+        /** The entry's body: the knowledge base's compact form, then the secrets' shapes. */
+        static byte[] encode(KnowledgeBase kb, SecretShapes secrets, Path kbDir, io.triage.knowledge.Overlay overlay) {
+            io.triage.knowledge.Compact.Out o = new io.triage.knowledge.Compact.Out();
+            o.blob(kb.compact(kbDir, overlay));
+            secrets.writeTo(o);
+            return o.bytes();
+        }
+
+        static Knowledge decode(byte[] body, Path kbDir, io.triage.knowledge.Overlay overlay, String origin)
+                throws java.io.IOException {
+            io.triage.knowledge.Compact.In in = new io.triage.knowledge.Compact.In(body);
+            KnowledgeBase base = KnowledgeBase.fromCompact(in.blob(), kbDir, overlay);
+            SecretShapes secrets = SecretShapes.readFrom(in, kbDir.resolve("secrets.yaml"));
+            in.end();
+            return new Knowledge(base, secrets, origin);
+        }
+    }
+
+    /** Where the knowledge base was read from ({@code --verbose} says it): its files, or the user's cache. */
+    public String knowledgeOrigin() {
+        return knowledgeOrigin;
     }
 
     /** The probe names a capture can hold: every probe of the catalogue (the capture format's standard ones among them). */
@@ -174,7 +279,7 @@ public final class Triage {
 
     /** The same product, sharing its compiled rules, that shows secrets as they are ({@code --no-redact}). */
     public Triage unredacted() {
-        return new Triage(home, knowledge, rules, Redactor.none(), contentHash, overlay);
+        return new Triage(home, knowledge, rules, Redactor.none(), contentHash, overlay, knowledgeOrigin);
     }
 
     /**

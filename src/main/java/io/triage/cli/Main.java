@@ -152,8 +152,7 @@ public final class Main implements Callable<Integer> {
                 return null; // the command says why, when it looks for its home itself
             }
             java.util.concurrent.FutureTask<Triage> f = new java.util.concurrent.FutureTask<>(() -> Triage.load(home,
-                    RedactionKey.installation(), RuleBaseCache.forUser(System.getenv(), Path.of(System.getProperty("user.home"))),
-                    false, null));
+                    RedactionKey.installation(), userCache(), false, null));
             Thread t = new Thread(f, "triage-load");
             t.setDaemon(true);
             t.start();
@@ -180,13 +179,17 @@ public final class Main implements Callable<Integer> {
      * rules, so a look can start while they compile.
      */
     io.triage.knowledge.KnowledgeBase knowledge() {
-        io.triage.knowledge.KnowledgeBase kb = knowledge;
-        if (kb == null) {
-            kb = io.triage.knowledge.KnowledgeBase.load(Triage.locateHome(home).path().resolve("knowledge-base"),
-                    overlay());
-            knowledge = kb;
+        Triage.Knowledge k = knowledge;
+        if (k == null) {
+            k = Triage.loadKnowledge(Triage.locateHome(home).path(), overlay(), userCache());
+            knowledge = k;
         }
-        return kb;
+        return k.base();
+    }
+
+    /** The user's cache of compiled rules and knowledge ({@link RuleBaseCache#forUser}). */
+    private static RuleBaseCache userCache() {
+        return RuleBaseCache.forUser(System.getenv(), Path.of(System.getProperty("user.home")));
     }
 
     /**
@@ -209,8 +212,11 @@ public final class Main implements Callable<Integer> {
         return named == null || named.isBlank() ? null : Path.of(named.strip()).toAbsolutePath().normalize();
     }
 
-    /** The knowledge base once {@link #knowledge()} read it: {@link #triage(boolean)} then does not read it again. */
-    private volatile io.triage.knowledge.KnowledgeBase knowledge;
+    /**
+     * The knowledge base (and secrets' shapes) once {@link #knowledge()} read it, from the user's cache when it has
+     * it: {@link #triage(boolean)} then does not read it again (a rule-author command reads its files).
+     */
+    private volatile Triage.Knowledge knowledge;
 
     /**
      * Loads the product from its home, saying on stderr where that is when it is not the installation's own;
@@ -237,13 +243,17 @@ public final class Main implements Callable<Integer> {
             err.println(Safe.forTerminal("triage: site overlay " + o.dir() + (overlay != null ? " (--overlay)" : " (TRIAGE_OVERLAY)")));
             err.flush();
         }
-        Triage t = cached && knowledge == null && o == null && early != null && early.home().equals(h.path()) ? early.await()
-                : Triage.load(h.path(), RedactionKey.installation(),
-                cached ? RuleBaseCache.forUser(System.getenv(), Path.of(System.getProperty("user.home"))) : null, !cached,
-                knowledge, o);
+        Triage.Knowledge k = knowledge;
+        Triage t = cached && k == null && o == null && early != null && early.home().equals(h.path()) ? early.await()
+                : cached && k != null ? Triage.load(h.path(), RedactionKey.installation(), userCache(), k, o)
+                : Triage.load(h.path(), RedactionKey.installation(), cached ? userCache() : null, !cached, null, o);
         RuleBase.Origin origin = t.rules().origin();
         if (verbose || origin.kind() == RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED) {
             err.println(Safe.forTerminal("triage: " + origin.detail()));
+            err.flush();
+        }
+        if (verbose) {
+            err.println(Safe.forTerminal("triage: " + t.knowledgeOrigin()));
             err.flush();
         }
         return t;

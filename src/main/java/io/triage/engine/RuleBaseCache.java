@@ -161,6 +161,63 @@ public final class RuleBaseCache {
         return c.withOrigin(new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHED, stored)).withContentHash(contentHash);
     }
 
+    /**
+     * The key {@link #load} files its entry under for these sources. Another product of the same files (the knowledge
+     * base in its compact form) is kept under the same key, as a companion entry ({@link #readCompanion}).
+     *
+     * @throws IOException when a file cannot be read
+     */
+    public String key(Path rules, Path knowledge, io.triage.knowledge.Overlay overlay) throws IOException {
+        Path overlayRules = overlay == null ? null : overlay.rulesDir();
+        return key(rules, RuleBase.sources(RuleBase.ruleFiles(rules, overlayRules)), knowledge, overlay);
+    }
+
+    /**
+     * A companion entry read: its body, or null when there is none to use, with why when one was refused (a cache not
+     * private to this user, an entry corrupt, truncated, of another version or of other sources).
+     */
+    public record Companion(byte[] body, String refused) { }
+
+    /**
+     * The companion entry {@code kind} ({@code knowledge}…) of {@code key}, checked exactly as a rule-base entry is:
+     * the directory private to this user, the file this user's and closed to others, its digest and recorded key.
+     */
+    public Companion readCompanion(String key, String kind) {
+        String refused = product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
+        if (refused != null) {
+            return new Companion(null, "cache " + dir + " not used (" + refused + ")");
+        }
+        Path entry = dir.resolve(key + "." + kind);
+        if (!Files.exists(entry, LinkOption.NOFOLLOW_LINKS)) {
+            return new Companion(null, null);
+        }
+        try {
+            return new Companion(read(entry, key).packages(), null);
+        } catch (IOException | RuntimeException ex) {
+            return new Companion(null, "the entry " + entry + " was ignored: "
+                    + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+        }
+    }
+
+    /**
+     * Stores {@code body} as the companion entry {@code kind} of {@code key}, as a rule-base entry is stored (written
+     * beside its place and renamed there); returns the entry's path.
+     *
+     * @throws IOException when the cache cannot be used or written (the reason in the message)
+     */
+    public Path writeCompanion(String key, String kind, byte[] body) throws IOException {
+        String refused = product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
+        if (refused != null) {
+            throw new IOException("cache " + dir + " not used (" + refused + ")");
+        }
+        if (!kind.matches("[a-z]+") || kind.equals("rulebase")) {
+            throw new IllegalArgumentException("not a companion kind: " + kind);
+        }
+        Path entry = dir.resolve(key + "." + kind);
+        write(entry, key, body, List.of(), List.of());
+        return entry;
+    }
+
     /** Why the cache's directory cannot hold code for this user (creating it private when missing), or null. */
     String unsafe() {
         try {
@@ -368,15 +425,20 @@ public final class RuleBaseCache {
         }
     }
 
-    /** Keeps the {@link #KEEP} most recently written entries (and stale temporary files of crashed runs go). */
+    /**
+     * Keeps the {@link #KEEP} most recently written entries of {@code keep}'s kind (and stale temporary files of crashed
+     * runs go).
+     */
     private void prune(Path keep) {
+        String keepName = keep.getFileName().toString();
+        String kind = keepName.substring(keepName.lastIndexOf('.'));
         try (Stream<Path> s = Files.list(dir)) {
             List<Path> all = s.filter(p -> !p.equals(keep)).toList();
             long dayAgo = System.currentTimeMillis() - 86_400_000L;
             List<Path> entries = new ArrayList<>();
             for (Path p : all) {
                 String n = p.getFileName().toString();
-                if (n.endsWith(".rulebase")) {
+                if (n.endsWith(kind) && !n.startsWith(".")) {
                     entries.add(p);
                 } else if (n.startsWith(".entry-") && n.endsWith(".tmp")
                         && Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < dayAgo) {

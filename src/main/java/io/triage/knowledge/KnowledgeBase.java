@@ -252,6 +252,197 @@ public final class KnowledgeBase {
         return kb;
     }
 
+    /** The version of {@link #compact}'s form: a form of another version is not read. */
+    private static final String COMPACT_FORM = "triage-knowledge/1";
+
+    /**
+     * This knowledge base in {@link Compact}'s form, for a cache: what {@link #fromCompact} turns back into an equal
+     * knowledge base without reading YAML. File names in it are kept relative to {@code dir} (or to the overlay's
+     * knowledge directory), so that the same content in another home names that home's files. Unordered collections
+     * are written sorted: the same knowledge gives the same bytes.
+     */
+    public byte[] compact(Path dir, Overlay overlay) {
+        Compact.Out o = new Compact.Out();
+        o.str(COMPACT_FORM);
+        o.count(markers.size());
+        for (Marker m : markers) {
+            o.str(m.id()).str(m.server()).str(m.kind()).str(m.pattern().pattern()).strs(m.pattern().groups())
+                    .str(m.subtype()).num(m.priority()).bool(m.prefilter() != null);
+            if (m.prefilter() != null) {
+                o.strs(m.prefilter().literals()).bool(m.prefilter().caseless());
+            }
+            o.strs(m.groups());
+        }
+        o.count(serves.size());
+        new java.util.TreeMap<>(serves).forEach((k, v) -> o.str(k).optInt(v.port()).str(v.health()).str(v.engine()).str(v.models()));
+        o.strMap(new java.util.TreeMap<>(kindByAlias));
+        processes.writeTo(o);
+        o.count(gpuProfiles.size());
+        gpuProfiles.forEach(p -> gpuProfile(o, p));
+        gpuProfile(o, defaultGpuProfile);
+        o.num(thresholds.logStalledSeconds()).num(thresholds.progressRecentSeconds()).num(thresholds.loadingRecentSeconds())
+                .dbl(thresholds.healthSlowSeconds()).num(thresholds.launchSlackSeconds());
+        o.count(xids.size());
+        new java.util.TreeMap<>(xids).values().forEach(x -> o.num(x.code()).str(x.name()).str(x.implicates()).bool(x.fault()).str(x.action()));
+        o.count(causes.size());
+        causes.forEach((k, c) -> o.str(k).str(c.title()).num(c.rank()).str(c.summary()).str(c.caveat()));
+        o.strMap(texts.symptoms()).strMap(texts.rationales()).strMap(texts.details()).strMap(texts.reasons());
+        o.count(questions.size());
+        questions.forEach((k, q) -> o.str(k).str(q.text()).str(q.command()));
+        o.count(steps.size());
+        steps.forEach((k, st) -> o.str(k).str(st.title()).str(st.command()).str(st.rationale()).strs(st.causes()));
+        o.dbl(cadence.stallFactor()).num(cadence.minStallSeconds()).num(cadence.workLines()).dbl(cadence.cpuMovedPercent());
+        o.count(cadence.servers().size());
+        new java.util.TreeMap<>(cadence.servers()).forEach((k, c) -> {
+            o.str(k).str(c.name()).num(c.everySeconds()).strs(new java.util.TreeSet<>(c.markers()));
+            for (LinePattern p : java.util.Arrays.asList(c.running(), c.waiting(), c.throughput(), c.prompt())) {
+                o.str(p == null ? null : p.pattern());
+            }
+            o.strMap(new java.util.TreeMap<>(c.metrics()));
+        });
+        o.count(differentials.size());
+        differentials.forEach(d -> o.str(d.cause()).str(d.need()).strs(d.probes()));
+        Path overlayDir = overlay == null ? null : overlay.knowledgeDir();
+        o.count(sites.size());
+        new java.util.TreeMap<>(sites).forEach((section, ids) -> {
+            o.str(section).count(ids.size());
+            new java.util.TreeMap<>(ids).forEach((id, site) -> {
+                o.str(id);
+                sitePath(o, site.file(), dir, overlayDir);
+                o.num(site.line());
+            });
+        });
+        return o.bytes();
+    }
+
+    /**
+     * The knowledge base {@link #compact} wrote, for {@code dir} (and {@code overlay}) as they were when it was written:
+     * the caller knows the form was made from exactly these files (a cache keyed by their content, its entries checked
+     * as code). Its regexes were accepted when the form was made: each is compiled at its first use
+     * ({@link LinePattern#deferred}), so a command pays only for the few dozen it tries.
+     *
+     * @throws IOException when the bytes are not such a form (truncated, of another version, a regex that does not compile)
+     */
+    public static KnowledgeBase fromCompact(byte[] form, Path dir, Overlay overlay) throws IOException {
+        Compact.In in = new Compact.In(form);
+        try {
+            if (!COMPACT_FORM.equals(in.str())) {
+                throw new IOException("not a knowledge base of this form");
+            }
+            int n = in.count();
+            List<Marker> markers = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                String id = in.str();
+                String server = in.str();
+                String kind = in.str();
+                LinePattern p = LinePattern.deferred(in.str(), in.strs());
+                String subtype = in.str();
+                int priority = in.integer();
+                RegexLiterals.Prefilter pre = in.bool() ? new RegexLiterals.Prefilter(List.copyOf(in.strs()), in.bool()) : null;
+                markers.add(new Marker(id, server, kind, p, subtype, priority, pre, List.copyOf(in.strs())));
+            }
+            Map<String, ServesSpec> serves = new LinkedHashMap<>();
+            for (int i = 0, k = in.count(); i < k; i++) {
+                serves.put(in.str(), new ServesSpec(in.optInt(), in.str(), in.str(), in.str()));
+            }
+            Map<String, String> kindByAlias = in.strMap();
+            ProcessPatterns processes = ProcessPatterns.readFrom(in);
+            List<GpuProfileSpec> profiles = new ArrayList<>();
+            for (int i = 0, k = in.count(); i < k; i++) {
+                profiles.add(gpuProfile(in));
+            }
+            GpuProfileSpec defaults = gpuProfile(in);
+            Thresholds thresholds = new Thresholds(in.num(), in.num(), in.num(), in.dbl(), in.num());
+            Map<Integer, XidInfo> xids = new HashMap<>();
+            for (int i = 0, k = in.count(); i < k; i++) {
+                XidInfo x = new XidInfo(in.integer(), in.str(), in.str(), in.bool(), in.str());
+                xids.put(x.code(), x);
+            }
+            Map<String, CauseSpec> causes = new LinkedHashMap<>();
+            for (int i = 0, k = in.count(); i < k; i++) {
+                causes.put(in.str(), new CauseSpec(in.str(), in.integer(), in.str(), in.str()));
+            }
+            Texts texts = new Texts(in.strMap(), in.strMap(), in.strMap(), in.strMap());
+            Map<String, QuestionSpec> questions = new LinkedHashMap<>();
+            for (int i = 0, k = in.count(); i < k; i++) {
+                questions.put(in.str(), new QuestionSpec(in.str(), in.str()));
+            }
+            Map<String, StepSpec> steps = new LinkedHashMap<>();
+            for (int i = 0, k = in.count(); i < k; i++) {
+                steps.put(in.str(), new StepSpec(in.str(), in.str(), in.str(), in.strs()));
+            }
+            double stallFactor = in.dbl();
+            long minStall = in.num();
+            int workLines = in.integer();
+            double cpuMoved = in.dbl();
+            Map<String, Cadence.Server> servers = new LinkedHashMap<>();
+            for (int i = 0, k = in.count(); i < k; i++) {
+                String key = in.str();
+                String name = in.str();
+                long every = in.num();
+                Set<String> ids = Set.copyOf(in.strs());
+                LinePattern[] p = new LinePattern[4];
+                for (int j = 0; j < p.length; j++) {
+                    String regex = in.str();
+                    p[j] = regex == null ? null : LinePattern.deferred(regex, List.of("v"));
+                }
+                servers.put(key, new Cadence.Server(name, every, ids, p[0], p[1], p[2], p[3], in.strMap()));
+            }
+            Cadence cadence = new Cadence(stallFactor, minStall, workLines, cpuMoved, servers);
+            List<io.triage.facts.DifferentialNeed> differentials = new ArrayList<>();
+            for (int i = 0, k = in.count(); i < k; i++) {
+                differentials.add(new io.triage.facts.DifferentialNeed(in.str(), in.str(), List.copyOf(in.strs())));
+            }
+            Path overlayDir = overlay == null ? null : overlay.knowledgeDir();
+            Map<String, Map<String, Fragments.Site>> sites = new HashMap<>();
+            for (int i = 0, k = in.count(); i < k; i++) {
+                String section = in.str();
+                Map<String, Fragments.Site> ids = new HashMap<>();
+                for (int j = 0, m = in.count(); j < m; j++) {
+                    ids.put(in.str(), new Fragments.Site(sitePath(in, dir, overlayDir), in.integer()));
+                }
+                sites.put(section, ids);
+            }
+            in.end();
+            KnowledgeBase kb = new KnowledgeBase(List.copyOf(markers), serves, kindByAlias, processes, List.copyOf(profiles),
+                    defaults, thresholds, xids, causes, texts, questions, steps, cadence, List.copyOf(differentials));
+            kb.sites.putAll(sites);
+            return kb;
+        } catch (RuntimeException e) {
+            // a regex that no longer compiles, a missing value a constructor refuses: not a form this code wrote
+            throw new IOException("not a knowledge base of this form: " + e, e);
+        }
+    }
+
+    private static void gpuProfile(Compact.Out o, GpuProfileSpec p) {
+        o.str(p.name()).str(p.match()).dbl(p.idleWattsMax()).num(p.memReleasedMiB()).num(p.utilPinnedPct())
+                .num(p.utilIdlePct()).str(p.note());
+    }
+
+    private static GpuProfileSpec gpuProfile(Compact.In in) throws IOException {
+        return new GpuProfileSpec(in.str(), in.str(), in.dbl(), in.num(), in.integer(), in.integer(), in.str());
+    }
+
+    /** A file of the knowledge base: 0 and its name under {@code dir}, 1 and its name under the overlay's, else 2 and the path. */
+    private static void sitePath(Compact.Out o, Path file, Path dir, Path overlayDir) {
+        if (file.startsWith(dir)) {
+            o.num(0).str(dir.relativize(file).toString());
+        } else if (overlayDir != null && file.startsWith(overlayDir)) {
+            o.num(1).str(overlayDir.relativize(file).toString());
+        } else {
+            o.num(2).str(file.toString());
+        }
+    }
+
+    private static Path sitePath(Compact.In in, Path dir, Path overlayDir) throws IOException {
+        long where = in.num();
+        String name = in.str();
+        if (name == null || (where == 1 && overlayDir == null) || where < 0 || where > 2) {
+            throw new IOException("bad file of a knowledge entry");
+        }
+        return where == 0 ? dir.resolve(name) : where == 1 ? overlayDir.resolve(name) : Path.of(name);
+    }
+
     /** Where the shipped knowledge base keeps its fragments, one file per topic. */
     public static final String TOPICS = "topics";
 

@@ -38,17 +38,54 @@ public final class LinePattern {
     }
 
     private final String regex;
-    private final com.google.re2j.Pattern linear;
-    private final java.util.regex.Pattern fast;
     private final List<String> groups;
-    private final int programSize;
+    /** Whether the JDK engine may be tried at all ({@link #linearOnly} says no). */
+    private final boolean jdk;
     /**
-     * Lines of {@link Shape#SYMBOLS} and {@link Shape#LETTERS} may take the JDK path: the regex is ASCII and names
-     * no Unicode class (a line of letters beyond ASCII is shown to it as symbols when the regex has a word boundary).
+     * The compiled engines; compiled at construction, or at first use for a {@link #deferred} pattern. Written at
+     * most once per thread that finds it missing: {@link Engines} is immutable (final fields), so a thread that sees
+     * it sees it whole, and two threads compiling at once compile the same.
      */
-    private final boolean beyondAsciiFast;
-    /** The regex has a word boundary ({@code \b}, {@code \B}): the JDK reads letters beyond ASCII as word characters. */
-    private final boolean boundaries;
+    private Engines engines;
+
+    /** The two compiled forms of the regex and what follows from them. */
+    private static final class Engines {
+        final com.google.re2j.Pattern linear;
+        final java.util.regex.Pattern fast;
+        final int programSize;
+        /**
+         * Lines of {@link Shape#SYMBOLS} and {@link Shape#LETTERS} may take the JDK path: the regex is ASCII and names
+         * no Unicode class (a line of letters beyond ASCII is shown to it as symbols when the regex has a word boundary).
+         */
+        final boolean beyondAsciiFast;
+        /** The regex has a word boundary ({@code \b}, {@code \B}): the JDK reads letters beyond ASCII as word characters. */
+        final boolean boundaries;
+
+        Engines(String regex, com.google.re2j.Pattern linear, java.util.regex.Pattern fast) {
+            this.linear = linear;
+            this.fast = fast;
+            this.programSize = linear.matcher("").programSize();
+            boolean ascii = regex.chars().allMatch(c -> c < 0x80) && !regex.contains("\\p") && !regex.contains("\\P");
+            this.beyondAsciiFast = fast != null && ascii;
+            this.boundaries = regex.contains("\\b") || regex.contains("\\B");
+        }
+
+        static Engines compile(String regex, boolean jdk) {
+            return compile(regex, com.google.re2j.Pattern.compile(regex), jdk);
+        }
+
+        static Engines compile(String regex, com.google.re2j.Pattern linear, boolean jdk) {
+            java.util.regex.Pattern fast = null;
+            if (jdk) {
+                try {
+                    fast = java.util.regex.Pattern.compile(regex, java.util.regex.Pattern.UNIX_LINES);
+                } catch (java.util.regex.PatternSyntaxException e) {
+                    fast = null; // RE2-only syntax such as (?P<name>…): the linear engine alone
+                }
+            }
+            return new Engines(regex, linear, fast);
+        }
+    }
 
     /**
      * What a line holds, as far as the two engines could read it differently. One look at each character;
@@ -82,21 +119,12 @@ public final class LinePattern {
     /** Longest part of a literal the gate looks for, characters. */
     private static final int GATE_WINDOW = 16;
 
-    private LinePattern(String regex, com.google.re2j.Pattern linear, java.util.regex.Pattern fast, List<String> groups) {
-        this(regex, linear, fast, groups, true);
-    }
-
-    private LinePattern(String regex, com.google.re2j.Pattern linear, java.util.regex.Pattern fast, List<String> groups,
-                        boolean gated) {
+    private LinePattern(String regex, List<String> groups, boolean jdk, Engines engines, boolean gated) {
         this.gated = gated;
         this.regex = regex;
-        this.linear = linear;
-        this.fast = fast;
         this.groups = groups;
-        this.programSize = linear.matcher("").programSize();
-        boolean ascii = regex.chars().allMatch(c -> c < 0x80) && !regex.contains("\\p") && !regex.contains("\\P");
-        this.beyondAsciiFast = fast != null && ascii;
-        this.boundaries = regex.contains("\\b") || regex.contains("\\B");
+        this.jdk = jdk;
+        this.engines = engines;
     }
 
     /**
@@ -108,23 +136,36 @@ public final class LinePattern {
     public static LinePattern compile(String regex, List<String> groups) {
         com.google.re2j.Pattern linear = com.google.re2j.Pattern.compile(regex);
         groups = groups.stream().filter(linear.namedGroups()::containsKey).toList();
-        java.util.regex.Pattern fast;
-        try {
-            fast = java.util.regex.Pattern.compile(regex, java.util.regex.Pattern.UNIX_LINES);
-        } catch (java.util.regex.PatternSyntaxException e) {
-            fast = null; // RE2-only syntax such as (?P<name>…): the linear engine alone
+        return new LinePattern(regex, List.copyOf(groups), true, Engines.compile(regex, linear, true), true);
+    }
+
+    /**
+     * A pattern that {@link #compile} accepted before, with the groups it kept, compiled only when first used: a
+     * knowledge base read back from its compact form has some five hundred regexes, of which one command uses a few
+     * dozen. Nothing is checked here; a regex that does not compile fails at its first use, so only regexes taken from
+     * a pattern compiled earlier belong here.
+     */
+    static LinePattern deferred(String regex, List<String> groups) {
+        return new LinePattern(regex, List.copyOf(groups), true, null, true);
+    }
+
+    private Engines engines() {
+        Engines e = engines;
+        if (e == null) {
+            e = Engines.compile(regex, jdk);
+            engines = e;
         }
-        return new LinePattern(regex, linear, fast, List.copyOf(groups));
+        return e;
     }
 
     /** The same regex under RE2J only: what the JDK path is checked against. */
     public LinePattern linearOnly() {
-        return new LinePattern(regex, linear, null, groups, false);
+        return new LinePattern(regex, groups, false, Engines.compile(regex, engines().linear, false), false);
     }
 
     /** The same pattern without its literal gate: the engines' own work, which tests measure apart from the gate's. */
     public LinePattern ungated() {
-        return new LinePattern(regex, linear, fast, groups, false);
+        return new LinePattern(regex, groups, jdk, engines(), false);
     }
 
     public String pattern() {
@@ -137,7 +178,7 @@ public final class LinePattern {
 
     /** An RE2J matcher over the text (the engine that defines the pattern's meaning). */
     public com.google.re2j.Matcher matcher(CharSequence text) {
-        return linear.matcher(text);
+        return engines().linear.matcher(text);
     }
 
     /**
@@ -151,21 +192,22 @@ public final class LinePattern {
 
     /** As {@link #cost(int, boolean)}, for a line of the given shape. */
     public long cost(int n, Shape shape) {
-        return fastFor(shape) && n <= FAST_MAX ? n + 1L : (n + 1L) * (1 + programSize / 16);
+        return fastFor(shape) && n <= FAST_MAX ? n + 1L : (n + 1L) * (1 + engines().programSize / 16);
     }
 
     /** Whether a line of this shape is tried on the JDK engine first. */
     private boolean fastFor(Shape shape) {
+        Engines e = engines();
         return switch (shape) {
-            case PLAIN -> fast != null;
-            case SYMBOLS, LETTERS -> beyondAsciiFast;
+            case PLAIN -> e.fast != null;
+            case SYMBOLS, LETTERS -> e.beyondAsciiFast;
             case OTHER -> false;
         };
     }
 
     /** The size of the RE2J program: its work per character is at most proportional to it. */
     public int programSize() {
-        return programSize;
+        return engines().programSize;
     }
 
     /** True when every character is printable ASCII or a tab: a line the JDK engine may take. */
@@ -329,15 +371,15 @@ public final class LinePattern {
     private Match search(CharSequence line, Shape shape) {
         if (fastFor(shape) && line.length() <= FAST_MAX) {
             Leash leashed = new Leash(line, (long) FAST_READS_PER_CHAR * (line.length() + 1),
-                    shape == Shape.LETTERS && boundaries);
+                    shape == Shape.LETTERS && engines().boundaries);
             try {
-                java.util.regex.Matcher m = fast.matcher(leashed);
+                java.util.regex.Matcher m = engines().fast.matcher(leashed);
                 return m.find() ? match(m::group) : null;
             } catch (Leash.Exceeded | StackOverflowError e) {
                 // the JDK would backtrack (or recurse) too much on this line: the linear engine decides
             }
         }
-        com.google.re2j.Matcher m = linear.matcher(line);
+        com.google.re2j.Matcher m = engines().linear.matcher(line);
         return m.find() ? match(m::group) : null;
     }
 

@@ -69,6 +69,53 @@ public final class ProcessPatterns {
         return false;
     }
 
+    /** Writes the patterns' regexes in {@link Compact}'s form ({@link #readFrom} compiles them again). */
+    void writeTo(Compact.Out o) {
+        for (List<LinePattern> l : List.of(ignore, comm, containers, clients)) {
+            regexes(o, l);
+        }
+        for (Map<String, List<LinePattern>> m : List.of(frontends, workers)) {
+            o.count(m.size());
+            m.forEach((server, l) -> {
+                o.str(server);
+                regexes(o, l);
+            });
+        }
+    }
+
+    private static void regexes(Compact.Out o, List<LinePattern> l) {
+        o.strs(l.stream().map(LinePattern::pattern).toList());
+    }
+
+    /** What {@link #writeTo} wrote. */
+    static ProcessPatterns readFrom(Compact.In in) throws java.io.IOException {
+        List<List<LinePattern>> lists = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            lists.add(patterns(in));
+        }
+        List<Map<String, List<LinePattern>>> maps = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Map<String, List<LinePattern>> m = new LinkedHashMap<>();
+            for (int j = 0, n = in.count(); j < n; j++) {
+                m.put(in.str(), patterns(in));
+            }
+            maps.add(m);
+        }
+        return new ProcessPatterns(lists.get(0), maps.get(0), maps.get(1), lists.get(1), lists.get(2), lists.get(3));
+    }
+
+    private static List<LinePattern> patterns(Compact.In in) throws java.io.IOException {
+        List<String> regexes = in.strs();
+        if (regexes == null) {
+            throw new java.io.IOException("missing process patterns");
+        }
+        List<LinePattern> out = new ArrayList<>(regexes.size());
+        for (String r : regexes) {
+            out.add(LinePattern.deferred(r, List.of()));
+        }
+        return List.copyOf(out);
+    }
+
     static ProcessPatterns compile(KnowledgeBase.ProcessFile file, Path path) {
         KnowledgeBase.require(file.servers() != null && !file.servers().isEmpty(), path, "needs 'servers:'");
         List<LinePattern> ignore = compileAll(file.ignore(), path, "ignore");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.triage.knowledge.Compact;
 import io.triage.knowledge.KnowledgeException;
 
 import java.io.IOException;
@@ -62,17 +63,21 @@ public final class SecretShapes {
     final Pattern header;
     /** Every token prefix shape, one alternation. */
     final Pattern tokens;
+    /** The data these shapes were compiled from ({@link #writeTo}). */
+    private final File source;
 
     /** False for the reference copy ({@link #ungated}) whose every word is a candidate. */
     private final boolean gated;
 
-    private SecretShapes(Set<String> names, Set<String> headerNames, List<TokenGate> prefixes, Set<String> notSecret,
-                         Pattern option, Pattern assignment, Pattern header, Pattern tokens) {
-        this(names, headerNames, prefixes, notSecret, option, assignment, header, tokens, true);
+    private SecretShapes(File source, Set<String> names, Set<String> headerNames, List<TokenGate> prefixes,
+                         Set<String> notSecret, Pattern option, Pattern assignment, Pattern header, Pattern tokens) {
+        this(source, names, headerNames, prefixes, notSecret, option, assignment, header, tokens, true);
     }
 
-    private SecretShapes(Set<String> names, Set<String> headerNames, List<TokenGate> prefixes, Set<String> notSecret,
-                         Pattern option, Pattern assignment, Pattern header, Pattern tokens, boolean gated) {
+    private SecretShapes(File source, Set<String> names, Set<String> headerNames, List<TokenGate> prefixes,
+                         Set<String> notSecret, Pattern option, Pattern assignment, Pattern header, Pattern tokens,
+                         boolean gated) {
+        this.source = source;
         this.gated = gated;
         this.names = names;
         this.headerNames = headerNames;
@@ -178,13 +183,50 @@ public final class SecretShapes {
             });
         }
         List<TokenGate> prefixes = List.copyOf(gates.values());
-        return new SecretShapes(Set.copyOf(names), Set.copyOf(headerNames), prefixes, Set.copyOf(notSecret), option,
+        return new SecretShapes(f, Set.copyOf(names), Set.copyOf(headerNames), prefixes, Set.copyOf(notSecret), option,
                 assignment, header, tokens);
     }
 
     /** The same shapes with every word a candidate for every pattern: what tests hold {@link #candidate} to. */
     SecretShapes ungated() {
-        return new SecretShapes(names, headerNames, prefixes, notSecret, option, assignment, header, tokens, false);
+        return new SecretShapes(source, names, headerNames, prefixes, notSecret, option, assignment, header, tokens, false);
+    }
+
+    /** The data of these shapes in {@link Compact}'s form, for a cache beside the knowledge base's ({@link #readFrom}). */
+    public void writeTo(Compact.Out o) {
+        o.strs(source.names()).strs(source.notSecret());
+        o.bool(source.headers() != null);
+        if (source.headers() != null) {
+            o.strs(source.headers().names()).strs(source.headers().schemes());
+        }
+        o.count(source.tokens().size());
+        for (Token t : source.tokens()) {
+            o.str(t.id()).str(t.prefix()).str(t.charset()).num(t.min()).optInt(t.max());
+        }
+    }
+
+    /**
+     * The shapes {@link #writeTo} wrote, compiled and checked as {@link #of} does ({@code origin} names them in errors).
+     *
+     * @throws java.io.IOException when the bytes are not such a form
+     */
+    public static SecretShapes readFrom(Compact.In in, Path origin) throws java.io.IOException {
+        List<String> names = in.strs();
+        List<String> notSecret = in.strs();
+        Headers headers = in.bool() ? new Headers(in.strs(), in.strs()) : null;
+        int n = in.count();
+        if (n < 0) {
+            throw new java.io.IOException("missing token shapes");
+        }
+        List<Token> tokens = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            tokens.add(new Token(in.str(), in.str(), in.str(), in.integer(), in.optInt()));
+        }
+        try {
+            return of(new File(names, notSecret, headers, tokens), origin);
+        } catch (RuntimeException e) {
+            throw new java.io.IOException("not secret shapes of this form: " + e.getMessage(), e);
+        }
     }
 
     /** True when {@code name} (an intent key, an argument name) names a secret. */

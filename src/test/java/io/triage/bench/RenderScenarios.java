@@ -19,7 +19,10 @@ import java.util.Map;
  * between files proves the user-visible output unchanged. The JSON's home and rule-base hash are blanked
  * (they name the build, not the verdict).
  *
- * <p>{@code java -cp target/triage.jar:target/test-classes io.triage.bench.RenderScenarios HOME OUT_DIR}
+ * <p>{@code java -cp target/triage.jar:target/test-classes io.triage.bench.RenderScenarios HOME OUT_DIR [CACHE_DIR]}
+ *
+ * <p>With {@code CACHE_DIR}, the product is loaded as a command loads it, through a rule-base cache there (loaded twice:
+ * the second load takes the rules and the knowledge base from the cache), so that the cached forms are compared too.
  */
 public final class RenderScenarios {
     private RenderScenarios() {
@@ -30,6 +33,12 @@ public final class RenderScenarios {
         Path out = Path.of(args[1]);
         Files.createDirectories(out);
         Triage t = Triage.load(home);
+        if (args.length > 2) {
+            io.triage.engine.RuleBaseCache cache = new io.triage.engine.RuleBaseCache(Path.of(args[2]), "render-scenarios");
+            Triage.load(home, io.triage.safety.RedactionKey.perProcess(), cache);
+            t = Triage.load(home, io.triage.safety.RedactionKey.perProcess(), cache);
+            System.out.println(t.rules().origin().detail() + "; " + t.knowledgeOrigin());
+        }
         JsonRenderer json = new JsonRenderer();
         int n = 0;
         for (Path dir : ScenarioSuite.find(List.of(home.resolve("knowledge-base/scenarios")))) {

@@ -67,6 +67,30 @@ class LinearPatternsTest {
     }
 
     @Test
+    void aPatternCompiledAtFirstUseFindsWhatOneCompiledAtOnceFinds() {
+        List<String> lines = List.of("INFO 12-01 06:00:01 Avg prompt throughput: 0.0 tokens/s, Running: 3 reqs",
+                "Serving on port 8000 as 4242", "torch.OutOfMemoryError: CUDA out of memory", "", "Ã©Ã¨ µ █ …",
+                "x".repeat(LinePattern.FAST_MAX + 10) + " Running: 7 reqs");
+        for (String regex : List.of("Running: (?<v>\\d+) reqs", "(?i)out of memory", "port (?P<port>\\d+) as (?<pid>\\d+)",
+                "\\bµ\\b", "^$")) {
+            LinePattern now = LinePattern.compile(regex, List.of("v", "port", "pid"));
+            LinePattern later = LinePattern.deferred(regex, now.groups());
+            assertEquals(now.groups(), later.groups());
+            for (String line : lines) {
+                LinePattern.Shape shape = LinePattern.shape(line);
+                assertEquals(show(now.find(line, shape)), show(later.find(line, shape)), regex + " on " + line);
+                assertEquals(now.cost(line.length(), shape), later.cost(line.length(), shape));
+                assertEquals(show(now.linearOnly().find(line)), show(later.linearOnly().find(line)));
+            }
+            assertEquals(now.programSize(), later.programSize());
+        }
+    }
+
+    private static String show(LinePattern.Match m) {
+        return m == null ? "no match" : m.names() + "=" + Arrays.toString(m.values());
+    }
+
+    @Test
     void theRewrittenLookAroundsKeepTheirMeaning() {
         // old (JDK, look-around) and new (RE2) on the lines that tell them apart
         same("(?:\\[Errno 12\\] Cannot allocate memory|std::bad_alloc|(?<![\\w.])MemoryError(?::|\\s*$))",

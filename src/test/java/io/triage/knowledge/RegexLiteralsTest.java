@@ -75,5 +75,31 @@ class RegexLiteralsTest {
             }
         }
         assertTrue(checked > 20, "matches checked: " + checked);
+
+        // and offers exactly the markers a plain substring search finds: one of a marker's literals (its first 16
+        // characters), ASCII letters in any case, or a marker without usable literals, always
+        java.util.List<String> probes = new java.util.ArrayList<>(lines);
+        probes.addAll(java.util.List.of("", "CUDA OUT OF MEMORY", "é Killed process ü", "Traceback (most recent call last):"));
+        for (String line : probes) {
+            StringBuilder folded = new StringBuilder(line.length());
+            for (char c : line.toCharArray()) {
+                folded.append(c >= 'A' && c <= 'Z' ? (char) (c + 32) : c);
+            }
+            java.util.BitSet expected = new java.util.BitSet();
+            for (int i = 0; i < kb.markers().size(); i++) {
+                RegexLiterals.Prefilter p = kb.markers().get(i).prefilter();
+                if (p == null || p.literals().stream().anyMatch(l -> !l.chars().allMatch(ch -> ch < 128))) {
+                    expected.set(i);
+                    continue;
+                }
+                for (String l : p.literals()) {
+                    String w = l.toLowerCase(java.util.Locale.ROOT);
+                    if (folded.indexOf(w.length() > 16 ? w.substring(0, 16) : w) >= 0) {
+                        expected.set(i);
+                    }
+                }
+            }
+            assertEquals(expected, index.candidates(line), line);
+        }
     }
 }
