@@ -171,8 +171,17 @@ public final class Triage {
                 knowledge.join(), kbDir, probeNames(), scenarios));
         // the rules (Drools) load on a thread of their own while this one reads the knowledge (YAML): on a
         // machine with two cores a command starts about half a second sooner
-        java.util.concurrent.FutureTask<RuleBase> rules = new java.util.concurrent.FutureTask<>(() -> cache == null
-                ? check.apply(RuleBase.load(rulesDir, overlayRules)) : cache.load(rulesDir, kbDir, overlay, check));
+        // the cache's key (a digest of every rule and knowledge file) is taken once, by the rules' thread, and the
+        // knowledge's entry is looked up under it: a cold digest of those files costs a start some 100 ms of CPU
+        java.util.concurrent.CompletableFuture<String> cacheKey = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.FutureTask<RuleBase> rules = new java.util.concurrent.FutureTask<>(() -> {
+            try {
+                return cache == null ? check.apply(RuleBase.load(rulesDir, overlayRules))
+                        : cache.load(rulesDir, kbDir, overlay, check, cacheKey::complete);
+            } finally {
+                cacheKey.complete(null); // no key (a file could not be read): the knowledge is read from its files
+            }
+        });
         Thread loader = new Thread(rules, "triage-rules");
         loader.setDaemon(true);
         loader.start();
@@ -180,7 +189,8 @@ public final class Triage {
         SecretShapes secrets;
         String knowledgeOrigin;
         try {
-            Knowledge k = loaded != null ? loaded : loadKnowledge(home, overlay, cache);
+            Knowledge k = loaded != null ? loaded : cache == null ? loadKnowledge(home, overlay, null)
+                    : Knowledge.load(cache, cacheKey.join(), kbDir, overlay);
             kb = k.base();
             secrets = k.secrets() != null ? k.secrets() : SecretShapes.load(kbDir);
             knowledgeOrigin = k.origin();
@@ -224,6 +234,11 @@ public final class Triage {
             } catch (java.io.IOException | RuntimeException e) {
                 key = null; // an unreadable file: the YAML load below says which
             }
+            return load(cache, key, kbDir, overlay);
+        }
+
+        /** As {@link #load(RuleBaseCache, Path, Path, io.triage.knowledge.Overlay)}, under a key already taken (null: none, read the files). */
+        static Knowledge load(RuleBaseCache cache, String key, Path kbDir, io.triage.knowledge.Overlay overlay) {
             String ignored = null;
             if (key != null) {
                 RuleBaseCache.Companion c = cache.readCompanion(key, KIND);

@@ -211,6 +211,23 @@ class KnowledgeCacheTest {
         assertNotEquals("", a);
     }
 
+    @Test
+    void theKnowledgeIsFiledUnderTheRulesKeyAndALoadWithoutRulesStillEndsWithTheirError() throws Exception {
+        RuleBaseCache cache = new RuleBaseCache(cacheDir, "1");
+        Triage.load(home, RedactionKey.perProcess(), cache);
+        String key = cache.key(home.resolve("rules"), home.resolve("knowledge-base"), null);
+        assertEquals(List.of(cacheDir.resolve(key + ".knowledge")), entries(), "one key for the rules and the knowledge");
+
+        // the rules' thread gives no key (no rules to digest): the load still ends, with the rules' error
+        try (Stream<Path> files = Files.walk(home.resolve("rules"))) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+        RuntimeException e = assertThrows(RuntimeException.class, () -> Triage.load(home, RedactionKey.perProcess(), cache));
+        assertTrue(String.valueOf(e.getMessage()).contains("rules directory not found"), String.valueOf(e.getMessage()));
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The JSON with every list's members in one order (lists built from the session follow its hash order). */

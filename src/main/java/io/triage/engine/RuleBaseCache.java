@@ -118,6 +118,16 @@ public final class RuleBaseCache {
      */
     public RuleBase load(Path rules, Path knowledge, io.triage.knowledge.Overlay overlay,
                          java.util.function.UnaryOperator<RuleBase> check) {
+        return load(rules, knowledge, overlay, check, key -> { });
+    }
+
+    /**
+     * As {@link #load(Path, Path, io.triage.knowledge.Overlay, java.util.function.UnaryOperator)}, telling {@code keyed}
+     * the entry's key as soon as it is known (before the entry is read or the rules compiled): a companion entry of
+     * the same files ({@link #readCompanion}) can be read under it meanwhile, without digesting the files again.
+     */
+    public RuleBase load(Path rules, Path knowledge, io.triage.knowledge.Overlay overlay,
+                         java.util.function.UnaryOperator<RuleBase> check, java.util.function.Consumer<String> keyed) {
         Path overlayRules = overlay == null ? null : overlay.rulesDir();
         Map<Path, byte[]> sources = RuleBase.sources(RuleBase.ruleFiles(rules, overlayRules));
         List<Path> files = List.copyOf(sources.keySet());
@@ -130,6 +140,7 @@ public final class RuleBaseCache {
         } catch (IOException e) {
             throw new RuleBaseException("cannot read the rules in " + rules + ": " + e.getMessage(), List.of());
         }
+        keyed.accept(key);
         String refused = product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
         if (refused != null) {
             return check.apply(RuleBase.compile(rules, overlayRules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED,
