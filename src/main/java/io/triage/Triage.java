@@ -211,7 +211,7 @@ public final class Triage {
         if (contentHash == null) {
             contentHash = rb.contentHash() != null ? rb.contentHash() : ContentHash.of(home, overlay);
         }
-                return new Triage(home, kb, rb, new Redactor(secrets, key), contentHash, overlay, knowledgeOrigin);
+        return new Triage(home, kb, rb, new Redactor(secrets, key), contentHash, overlay, knowledgeOrigin);
     }
 
     /**

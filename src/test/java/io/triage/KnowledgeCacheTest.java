@@ -1,9 +1,5 @@
 package io.triage;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.triage.engine.RuleBaseCache;
 import io.triage.explain.JsonRenderer;
 import io.triage.knowledge.KnowledgeBase;
@@ -205,8 +201,8 @@ class KnowledgeCacheTest {
         assertTrue(fromFiles.knowledgeOrigin().startsWith("knowledge read from"), fromFiles.knowledgeOrigin());
         Triage fromCache = Triage.load(home, RedactionKey.perProcess(), cache);
         assertTrue(fromCache.knowledgeOrigin().startsWith("knowledge loaded from the cache"), fromCache.knowledgeOrigin());
-        String a = canonical(new JsonRenderer().render(fromFiles.unredacted().replay(capture, Map.of())));
-        String b = canonical(new JsonRenderer().render(fromCache.unredacted().replay(capture, Map.of())));
+        String a = TestHome.canonicalJson(new JsonRenderer().render(fromFiles.unredacted().replay(capture, Map.of())));
+        String b = TestHome.canonicalJson(new JsonRenderer().render(fromCache.unredacted().replay(capture, Map.of())));
         assertEquals(a, b);
         assertNotEquals("", a);
     }
@@ -228,27 +224,4 @@ class KnowledgeCacheTest {
         assertTrue(String.valueOf(e.getMessage()).contains("rules directory not found"), String.valueOf(e.getMessage()));
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** The JSON with every list's members in one order (lists built from the session follow its hash order). */
-    private static String canonical(String json) throws IOException {
-        return JSON.writeValueAsString(sorted(JSON.readTree(json)));
-    }
-
-    private static JsonNode sorted(JsonNode n) {
-        if (n.isObject()) {
-            ObjectNode o = JSON.createObjectNode();
-            n.fields().forEachRemaining(e -> o.set(e.getKey(), sorted(e.getValue())));
-            return o;
-        }
-        if (n.isArray()) {
-            List<JsonNode> items = new ArrayList<>();
-            n.forEach(i -> items.add(sorted(i)));
-            items.sort(java.util.Comparator.comparing(JsonNode::toString));
-            ArrayNode a = JSON.createArrayNode();
-            items.forEach(a::add);
-            return a;
-        }
-        return n;
-    }
 }

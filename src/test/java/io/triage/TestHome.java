@@ -76,4 +76,31 @@ public final class TestHome {
         }
         return p;
     }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * A diagnosis' JSON with every object's fields and every list's members in one order: two runs compared on what
+     * they say, whatever order a renderer or a session put it in.
+     */
+    public static String canonicalJson(String json) throws java.io.IOException {
+        return JSON.writeValueAsString(sorted(JSON.readTree(json)));
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode sorted(com.fasterxml.jackson.databind.JsonNode n) {
+        if (n.isObject()) {
+            com.fasterxml.jackson.databind.node.ObjectNode o = JSON.createObjectNode();
+            n.fields().forEachRemaining(e -> o.set(e.getKey(), sorted(e.getValue())));
+            return o;
+        }
+        if (n.isArray()) {
+            java.util.List<com.fasterxml.jackson.databind.JsonNode> items = new java.util.ArrayList<>();
+            n.forEach(i -> items.add(sorted(i)));
+            items.sort(java.util.Comparator.comparing(com.fasterxml.jackson.databind.JsonNode::toString));
+            com.fasterxml.jackson.databind.node.ArrayNode a = JSON.createArrayNode();
+            items.forEach(a::add);
+            return a;
+        }
+        return n;
+    }
 }

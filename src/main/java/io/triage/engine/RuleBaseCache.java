@@ -134,14 +134,14 @@ public final class RuleBaseCache {
         String key;
         String contentHash;
         try {
-            String[] kc = keyAndContent(rules, sources, knowledge, overlay);
-            key = kc[0];
-            contentHash = kc[1];
+            Keys k = keys(rules, sources, knowledge, overlay);
+            key = k.key();
+            contentHash = k.contentHash();
         } catch (IOException e) {
             throw new RuleBaseException("cannot read the rules in " + rules + ": " + e.getMessage(), List.of());
         }
         keyed.accept(key);
-        String refused = product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
+        String refused = refusal();
         if (refused != null) {
             return check.apply(RuleBase.compile(rules, overlayRules, sources, new RuleBase.Origin(RuleBase.Origin.Kind.SOURCE_CACHE_REFUSED,
                     "rule cache " + dir + " not used (" + refused + "); rules compiled in memory"))).withContentHash(contentHash);
@@ -194,7 +194,7 @@ public final class RuleBaseCache {
      * the directory private to this user, the file this user's and closed to others, its digest and recorded key.
      */
     public Companion readCompanion(String key, String kind) {
-        String refused = product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
+        String refused = refusal();
         if (refused != null) {
             return new Companion(null, "cache " + dir + " not used (" + refused + ")");
         }
@@ -217,7 +217,7 @@ public final class RuleBaseCache {
      * @throws IOException when the cache cannot be used or written (the reason in the message)
      */
     public Path writeCompanion(String key, String kind, byte[] body) throws IOException {
-        String refused = product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
+        String refused = refusal();
         if (refused != null) {
             throw new IOException("cache " + dir + " not used (" + refused + ")");
         }
@@ -227,6 +227,11 @@ public final class RuleBaseCache {
         Path entry = dir.resolve(key + "." + kind);
         write(entry, key, body, List.of(), List.of());
         return entry;
+    }
+
+    /** Why this cache cannot be used (a build without its stamp, a directory not private to this user), or null. */
+    private String refusal() {
+        return product.contains("unknown") ? "this build of the product has no build stamp" : unsafe();
     }
 
     /** Why the cache's directory cannot hold code for this user (creating it private when missing), or null. */
@@ -491,8 +496,11 @@ public final class RuleBaseCache {
      */
     String key(Path rules, Map<Path, byte[]> ruleSources, Path knowledge, io.triage.knowledge.Overlay overlay)
             throws IOException {
-        return keyAndContent(rules, ruleSources, knowledge, overlay)[0];
+        return keys(rules, ruleSources, knowledge, overlay).key();
     }
+
+    /** An entry's key and the {@link ContentHash} every verdict of its rule base names. */
+    record Keys(String key, String contentHash) { }
 
     /**
      * The {@link #key} and the {@link ContentHash} of the same files, read once: the content hash is the SHA-256 of
@@ -500,7 +508,7 @@ public final class RuleBaseCache {
      * {@code ruleSources} (the bytes compiled); the key is that digest with the build, Drools and Java, plus any rule
      * file the content hash leaves out (one under a {@code scenarios/} of the rules).
      */
-    String[] keyAndContent(Path rules, Map<Path, byte[]> ruleSources, Path knowledge,
+    Keys keys(Path rules, Map<Path, byte[]> ruleSources, Path knowledge,
                            io.triage.knowledge.Overlay overlay) throws IOException {
         Set<Path> hashed = new java.util.HashSet<>();
         byte[] content;
@@ -527,7 +535,7 @@ public final class RuleBaseCache {
         if (overlay != null) {
             field(md, "overlay " + overlay.dir());
         }
-        return new String[] {HexFormat.of().formatHex(md.digest()), ContentHash.shortForm(content)};
+        return new Keys(HexFormat.of().formatHex(md.digest()), ContentHash.shortForm(content));
     }
 
     private static void field(MessageDigest md, String s) {

@@ -313,35 +313,21 @@ public final class LinePattern {
 
     private static boolean holdsLiteral(CharSequence line, Gate g) {
         for (String l : g.literals()) {
-            if (g.caseless() ? containsFolded(line, l) : line instanceof String s ? s.contains(l) : contains(line, l)) {
+            if (!g.caseless() && line instanceof String s ? s.contains(l) : contains(line, l, g.caseless())) {
                 return true;
             }
         }
         return false;
     }
 
-    private static boolean contains(CharSequence s, String lit) {
-        int m = lit.length();
-        outer:
-        for (int i = 0, n = s.length(); i + m <= n; i++) {
-            for (int k = 0; k < m; k++) {
-                if (s.charAt(i + k) != lit.charAt(k)) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
-    }
-
-    /** {@code lit} is lower case: the line's ASCII capitals are compared as their small letters. */
-    private static boolean containsFolded(CharSequence s, String lit) {
+    /** Whether {@code s} holds {@code lit}; {@code folded}: {@code lit} is lower case and the line's ASCII capitals count as their small letters. */
+    private static boolean contains(CharSequence s, String lit, boolean folded) {
         int m = lit.length();
         outer:
         for (int i = 0, n = s.length(); i + m <= n; i++) {
             for (int k = 0; k < m; k++) {
                 char c = s.charAt(i + k);
-                if ((c >= 'A' && c <= 'Z' ? (char) (c + 32) : c) != lit.charAt(k)) {
+                if ((folded && c >= 'A' && c <= 'Z' ? (char) (c + 32) : c) != lit.charAt(k)) {
                     continue outer;
                 }
             }

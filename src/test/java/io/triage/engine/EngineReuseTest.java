@@ -58,16 +58,23 @@ class EngineReuseTest {
         for (List<Object> f : facts) {
             expected.add(outcome(fresh(triage.rules(), f)));
         }
+        inThreads(3, offset -> {
+            for (int k = 0; k < facts.size(); k++) {
+                int i = (k + offset * 7) % facts.size();
+                assertEquals(expected.get(i), outcome(engine.run(facts.get(i))), "scenario #" + i);
+            }
+        });
+    }
+
+    /** Runs {@code body} on {@code n} threads at once (given 0..n-1), waits for all, and fails with the first failure. */
+    private static void inThreads(int n, java.util.function.IntConsumer body) throws InterruptedException {
         List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < 3; t++) {
-            int offset = t;
+        for (int t = 0; t < n; t++) {
+            int index = t;
             Thread th = new Thread(() -> {
                 try {
-                    for (int k = 0; k < facts.size(); k++) {
-                        int i = (k + offset * 7) % facts.size();
-                        assertEquals(expected.get(i), outcome(engine.run(facts.get(i))), "scenario #" + i);
-                    }
+                    body.accept(index);
                 } catch (Throwable e) {
                     failures.add(e);
                 }
@@ -104,25 +111,12 @@ class EngineReuseTest {
             Engine engine = new Engine(triage.rules());
             engine.prepare();
             engine.prepare(); // a second call while the first is under way starts nothing more
-            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
-            List<Thread> threads = new ArrayList<>();
-            for (int t = 0; t < 2; t++) {
-                int i = (round * 5 + t * 11) % facts.size();
-                Thread th = new Thread(() -> {
-                    try {
-                        // runs started at once with the preparation: each waits for the pool or makes a session
-                        assertEquals(outcome(fresh(triage.rules(), facts.get(i))), outcome(engine.run(facts.get(i))));
-                    } catch (Throwable e) {
-                        failures.add(e);
-                    }
-                });
-                th.start();
-                threads.add(th);
-            }
-            for (Thread th : threads) {
-                th.join();
-            }
-            assertTrue(failures.isEmpty(), () -> "first failure: " + failures.get(0));
+            int r = round;
+            // runs started at once with the preparation: each waits for the pool or makes a session
+            inThreads(2, t -> {
+                int i = (r * 5 + t * 11) % facts.size();
+                assertEquals(outcome(fresh(triage.rules(), facts.get(i))), outcome(engine.run(facts.get(i))));
+            });
             engine.prepare(); // prepared already: nothing to do
             assertEquals(outcome(fresh(triage.rules(), facts.get(0))), outcome(engine.run(facts.get(0))));
         }

@@ -1,9 +1,5 @@
 package io.triage.engine;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.triage.ChildProcess;
 import io.triage.TestHome;
 import io.triage.Triage;
@@ -80,31 +76,9 @@ class RuleBaseCacheTest {
      */
     private String diagnose(RuleBase rules) throws Exception {
         Triage t = new Triage(home, KnowledgeBase.load(home.resolve("knowledge-base")), rules, Redactor.none());
-        return canonical(new JsonRenderer().render(t.replay(TestHome.fixture(SCENARIO), Map.of())));
+        return TestHome.canonicalJson(new JsonRenderer().render(t.replay(TestHome.fixture(SCENARIO), Map.of())));
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    static String canonical(String json) throws IOException {
-        return JSON.writeValueAsString(sorted(JSON.readTree(json)));
-    }
-
-    private static JsonNode sorted(JsonNode n) {
-        if (n.isObject()) {
-            ObjectNode o = JSON.createObjectNode();
-            n.fields().forEachRemaining(e -> o.set(e.getKey(), sorted(e.getValue())));
-            return o;
-        }
-        if (n.isArray()) {
-            List<JsonNode> items = new ArrayList<>();
-            n.forEach(i -> items.add(sorted(i)));
-            items.sort(java.util.Comparator.comparing(JsonNode::toString));
-            ArrayNode a = JSON.createArrayNode();
-            items.forEach(a::add);
-            return a;
-        }
-        return n;
-    }
 
     private String expected() throws Exception {
         return diagnose(RuleBase.load(home.resolve("rules")));
@@ -315,12 +289,12 @@ class RuleBaseCacheTest {
         }
         String expected = expected();
         for (String out : outs) {
-            assertEquals(expected, canonical(out.substring(0, out.indexOf("\n--stderr--\n"))));
+            assertEquals(expected, TestHome.canonicalJson(out.substring(0, out.indexOf("\n--stderr--\n"))));
             assertTrue(out.contains("triage: rules compiled from ") || out.contains("triage: rules loaded from the cache"), out);
         }
         String third = finish(child(xdg));
         assertTrue(third.contains("triage: rules loaded from the cache " + xdg.resolve("triage/rulebase")), third);
-        assertEquals(expected, canonical(third.substring(0, third.indexOf("\n--stderr--\n"))));
+        assertEquals(expected, TestHome.canonicalJson(third.substring(0, third.indexOf("\n--stderr--\n"))));
         try (Stream<Path> s = Files.list(xdg.resolve("triage/rulebase"))) {
             assertEquals(List.of(), s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList(),
                     "no temporary file is left behind");
