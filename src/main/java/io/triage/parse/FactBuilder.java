@@ -207,10 +207,16 @@ public final class FactBuilder {
                 otherLogs.add(p);
             }
         }
+        // a log saved under another name (vllm.log, server_log.out) is the log's tail when the capture has none: the
+        // marker lines grep numbered are aligned with it, not read a second time before it
+        ProbeOutput tail = capture.probes().get("log_tail");
+        if (tail == null && !otherLogs.isEmpty()) {
+            tail = otherLogs.remove(0);
+        }
         String serverForMarkers = markersByServer.containsKey(server) ? server : "";
         int before = sink.facts().size();
         try {
-            LogParser.parse(capture.probes().get("log_tail"), capture.probes().get("log_markers"), otherLogs,
+            LogParser.parse(tail, capture.probes().get("log_markers"), otherLogs,
                     markersByServer.get(serverForMarkers), indexByServer.computeIfAbsent(serverForMarkers,
                             k -> new io.triage.knowledge.LiteralIndex(markersByServer.get(k))), z, y, c, sink,
                     new WorkLog(kb.cadence(), server));
@@ -480,6 +486,18 @@ public final class FactBuilder {
             return new ProbeStatus(p.name(), "absent", -1, secs, true, "only its command was recorded");
         }
         if (p.rc() == null) {
+            // output saved without its exit code: a command that could not run still says so, in its error text or
+            // (2>&1, a paste of the terminal) as the first line of its output
+            String first = firstNonBlankLine(p.outOrEmpty());
+            String said = !err.isEmpty() ? err : first;
+            if (said.contains("command not found")) {
+                return new ProbeStatus(p.name(), "not-found", -1, secs, empty, Text.excerpt(said));
+            }
+            if (refusal(p.name(), said, !err.isEmpty() || first.equals(p.outOrEmpty().strip()))) {
+                String reason = Text.excerpt(said);
+                return new ProbeStatus(p.name(), MISSING_FILE.matcher(reason).find() ? "missing-file" : "failed", -1,
+                        secs, empty, reason);
+            }
             return new ProbeStatus(p.name(), "no-exit-code", -1, secs, empty, "");
         }
         int rc = p.rc();
@@ -513,6 +531,19 @@ public final class FactBuilder {
             status = "missing-file";
         }
         return new ProbeStatus(p.name(), status, rc, secs, empty, reason);
+    }
+
+    /**
+     * Whether {@code said} (a probe's error text, or the first line of its output) is the command's refusal to read
+     * what it was asked for; {@code alone}: nothing else was printed, so a denial's words are not a line of a log that
+     * merely quotes them. The kernel log's own refusal ({@code dmesg: read kernel buffer failed}) counts either way.
+     */
+    private static boolean refusal(String probe, String said, boolean alone) {
+        if (probe.equals("dmesg") && said.contains("read kernel buffer failed")) {
+            return true;
+        }
+        return alone && !probe.equals("health") && (said.contains("Permission denied")
+                || said.contains("Operation not permitted") || said.contains("No such file"));
     }
 
     /**

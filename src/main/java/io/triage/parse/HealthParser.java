@@ -15,6 +15,9 @@ final class HealthParser {
     private static final Pattern CODE_TIME = Pattern.compile("^\\s*(\\d{3})\\s+(\\d+(?:\\.\\d+)?)\\s*$");
     private static final Pattern CODE_ONLY = Pattern.compile("^\\s*(\\d{3})\\s*$");
     private static final Pattern CURL_ERR = Pattern.compile("curl: \\((\\d+)\\)");
+    private static final Pattern MAX_TIME = Pattern.compile("(?:--max-time|-m)[ =]?(\\d+(?:\\.\\d+)?)");
+    /** curl's {@code --max-time} when its command line does not say: the capture format's health probe. */
+    private static final double DEFAULT_MAX_TIME = 5;
 
     private HealthParser() {
     }
@@ -59,6 +62,9 @@ final class HealthParser {
                 status = "http-error";
             } else {
                 status = fromErrorText(err + "\n" + out);
+                if (status == null && line > 0) {
+                    status = noAnswer(secs, p.cmd());
+                }
             }
         } else {
             status = switch (rc) {
@@ -79,6 +85,24 @@ final class HealthParser {
             excerpt = rc == null ? "(no output)" : "curl exit code " + rc;
         }
         sink.add(new Health(status, code, secs, p.name(), line, excerpt));
+    }
+
+    /**
+     * curl's {@code 000}, its code when no HTTP answer came, with its time and without its error text or exit code
+     * (stdout saved alone): a connection that failed at once was refused (nothing listens; a local port answers a
+     * refusal in well under a second), one that lasted curl's whole {@code --max-time} timed out; in between it
+     * says neither (null).
+     */
+    private static String noAnswer(double secs, String cmd) {
+        if (secs < 0) {
+            return null;
+        }
+        double max = DEFAULT_MAX_TIME;
+        Matcher m = cmd == null ? null : MAX_TIME.matcher(cmd);
+        if (m != null && m.find()) {
+            max = Double.parseDouble(m.group(1));
+        }
+        return secs < 1 ? "refused" : secs >= max * 0.95 ? "timeout" : null;
     }
 
     private static String fromErrorText(String text) {

@@ -52,6 +52,42 @@ class ParsersTest {
     }
 
     @Test
+    void curlsNoAnswerCodeSavedAloneIsReadByItsTime() {
+        // stdout kept without curl's error text or exit code: 000 is "no HTTP answer"; its time says which
+        assertEquals("refused", health("000 0.000191\n", "", null).status());
+        assertEquals("timeout", health("000 5.001843\n", "", null).status());
+        ProbeOutput longer = new ProbeOutput("health", "curl -sS --max-time 10 http://127.0.0.1:8000/health", "000 9.98\n",
+                "", null, null, false);
+        Sink s = new Sink();
+        HealthParser.parse(longer, s);
+        assertEquals("timeout", of(s, Health.class).get(0).status(), "curl's own --max-time");
+        Sink between = new Sink();
+        HealthParser.parse(probe("health", "000 2.5\n", "", null), between);
+        assertTrue(of(between, Health.class).isEmpty(), "2.5 s of a 5 s limit, then no answer: neither refused nor timed out");
+        assertEquals(1, of(between, Unparseable.class).size());
+    }
+
+    @Test
+    void aCommandsRefusalSavedWithoutItsExitCodeIsAFailureNotAnEmptyReading() {
+        ProbeOutput denied = new ProbeOutput("dmesg", null, "dmesg: read kernel buffer failed: Operation not permitted\n",
+                null, null, null, false);
+        assertEquals("failed", FactBuilder.status(denied).status());
+        ProbeOutput deniedErr = new ProbeOutput("dmesg", null, "", "dmesg: read kernel buffer failed: Operation not permitted",
+                null, null, false);
+        assertEquals("failed", FactBuilder.status(deniedErr).status());
+        ProbeOutput missing = new ProbeOutput("nvidia_smi_full", null, "bash: nvidia-smi: command not found\n", null, null,
+                null, false);
+        assertEquals("not-found", FactBuilder.status(missing).status());
+        ProbeOutput noLog = new ProbeOutput("log_tail", null,
+                "tail: cannot open '/var/log/vllm.log' for reading: No such file or directory\n", null, null, null, false);
+        assertEquals("missing-file", FactBuilder.status(noLog).status());
+        // a log that quotes a denial among its lines is read as a log
+        ProbeOutput log = new ProbeOutput("log_tail", null, "INFO starting\nPermissionError: [Errno 13] Permission denied: '/models'\n",
+                null, null, null, false);
+        assertEquals("no-exit-code", FactBuilder.status(log).status());
+    }
+
+    @Test
     void garbledHealthOutputIsUnparseableNotAnException() {
         Sink s = new Sink();
         HealthParser.parse(probe("health", "\u0000\u0001garbage", "", null), s);
