@@ -358,14 +358,19 @@ final class LogParser {
     private static final Pattern POLL_PATH = Pattern.compile("^/(?:health|healthz|health_generate|ping|metrics|ready|live|v1/models|get_model_info|server_info)(?:[/?].*)?$");
 
     /**
-     * An access line is served work unless it is a health or metrics poll or answered with a 5xx:
+     * An access line is served work unless it reads state (a GET or HEAD: health and metrics polls, model lists), is
+     * a poll by its path, or was answered with a 5xx:
      * a load balancer's 503s must never pass for progress.
      */
     private static boolean servedWork(Marker m, LinePattern.Match mt) {
         String status = group(m, mt, "status");
         String path = group(m, mt, "path");
+        String method = group(m, mt, "method");
         if (status != null && status.startsWith("5")) {
             return false;
+        }
+        if (method != null && (method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS"))) {
+            return false; // inference is posted; a GET reads state (a health or model-list poll, Ollama's GET /)
         }
         return path == null || !POLL_PATH.matcher(path).matches();
     }

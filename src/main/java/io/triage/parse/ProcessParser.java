@@ -65,6 +65,9 @@ final class ProcessParser {
                 continue;
             }
             String[] tok = line.strip().split("\\s+");
+            if (tok[0].equals("$") || tok[0].equals("#")) {
+                continue; // the prompt line of a paste: the command that printed what follows
+            }
             if (header == null) {
                 if (tok.length >= 2 && indexOf(List.of(tok), "PID") >= 0) {
                     header = new ArrayList<>();
@@ -73,8 +76,7 @@ final class ProcessParser {
                     }
                     continue;
                 }
-                // no header: assume the standard probe's columns pid,ppid,stat,etimes,rss,args
-                header = List.of("PID", "PPID", "STAT", "ELAPSED", "RSS", "COMMAND");
+                header = headerless(tok);
             }
             int cols = header.size();
             if (tok.length < cols) {
@@ -103,6 +105,34 @@ final class ProcessParser {
                     rssCol >= 0 ? Text.parseLong(tok[rssCol], -1) : -1, args, role.role(), role.server(),
                     p.name(), i + 1, Text.excerpt(line)));
         }
+    }
+
+    /** {@code ps -ef}'s columns. */
+    private static final List<String> FULL = List.of("UID", "PID", "PPID", "C", "STIME", "TTY", "TIME", "CMD");
+    /** {@code ps aux}'s columns. */
+    private static final List<String> BSD = List.of("USER", "PID", "%CPU", "%MEM", "VSZ", "RSS", "TTY", "STAT", "START",
+            "TIME", "COMMAND");
+    /** The standard probe's columns: {@code ps -eo pid,ppid,stat,etimes,rss,args}. */
+    private static final List<String> PROBE = List.of("PID", "PPID", "STAT", "ELAPSED", "RSS", "COMMAND");
+    private static final Pattern CPU_TIME = Pattern.compile("(?:\\d+-)?\\d+:\\d\\d(?::\\d\\d)?");
+    private static final Pattern DECIMAL = Pattern.compile("\\d+(?:\\.\\d+)?");
+
+    /**
+     * The columns of rows shown without their header, by the first row's shape: what people paste after
+     * {@code | grep} is {@code ps -ef} (user, PID, PPID, C, start, TTY, CPU time) or {@code ps aux} (user, PID, %CPU,
+     * %MEM, VSZ, RSS, TTY, STAT, start, CPU time); anything else is taken for the standard probe's columns.
+     */
+    static List<String> headerless(String[] t) {
+        boolean user = t.length > 0 && Text.parseLong(t[0], -1) < 0;
+        if (user && t.length >= FULL.size() && Text.parseLong(t[1], -1) >= 0 && Text.parseLong(t[2], -1) >= 0
+                && Text.parseLong(t[3], -1) >= 0 && CPU_TIME.matcher(t[6]).matches()) {
+            return FULL;
+        }
+        if (user && t.length >= BSD.size() && Text.parseLong(t[1], -1) >= 0 && DECIMAL.matcher(t[2]).matches()
+                && DECIMAL.matcher(t[3]).matches() && Text.parseLong(t[5], -1) >= 0 && CPU_TIME.matcher(t[9]).matches()) {
+            return BSD;
+        }
+        return PROBE;
     }
 
     /** Everything after the first {@code skip} whitespace-separated fields. */

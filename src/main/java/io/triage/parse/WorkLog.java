@@ -76,6 +76,7 @@ final class WorkLog {
         int waiting = -1;
         double throughput = -1;
         int zero = 0;
+        int servedSince = 0; // requests answered after the newest line that counts the queue
         boolean streak = true;
         // the newest lines only: what the queue says now, and how long the zero-throughput streak runs
         for (int i = work.size() - 1; i >= Math.max(0, work.size() - COUNT_SAMPLE); i--) {
@@ -83,6 +84,9 @@ final class WorkLog {
             Cadence.Server s = cadence.byMarker(l.markerId()).orElse(null);
             if (s == null) {
                 streak = false; // a served request is work done
+                if (running < 0 && waiting < 0) {
+                    servedSince++;
+                }
                 continue;
             }
             int r = integer(s.running(), l.text());
@@ -107,6 +111,12 @@ final class WorkLog {
             if (!streak && (running >= 0 || waiting >= 0) && throughput >= 0) {
                 break; // the queue and the throughput are known and the streak is over: older lines change nothing
             }
+        }
+        if (running >= 0 && waiting >= 0 && running + waiting > 0 && servedSince >= running + waiting) {
+            // as many answers logged after the count as requests it counted: what was in flight was answered (a
+            // server that logs its batches every N steps says nothing more once the last request is done)
+            running = 0;
+            waiting = 0;
         }
         // the log's own rhythm: the median gap between its newest timestamped lines of work
         long observed = medianGap(work);

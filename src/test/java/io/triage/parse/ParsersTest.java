@@ -171,6 +171,34 @@ class ParsersTest {
     }
 
     @Test
+    void psPastedWithoutItsHeaderIsReadByTheShapeOfItsRows() {
+        // ps -ef | grep vllm: UID PID PPID C STIME TTY TIME CMD, the prompt line first, grep itself last
+        Map<Integer, Proc> full = new LinkedHashMap<>();
+        Sink s = new Sink();
+        ProcessParser.ps(probe("ps", "$ ps -ef | grep -i vllm\n"
+                + "ubuntu     51790       1  1 Aug14 ?        00:58:12 VLLM::EngineCore\n"
+                + "ubuntu     51822       1  6 Aug14 ?        04:52:17 VLLM::Worker_TP0\n"
+                + "ubuntu     63310   61207  0 15:40 pts/3    00:00:00 grep --color=auto -i vllm\n", "", null), patterns(), full, s);
+        assertEquals("worker", full.get(51822).role());
+        assertEquals(1, full.get(51822).ppid());
+        assertEquals("", full.get(51822).state(), "ps -ef shows no state");
+        assertTrue(of(s, Unparseable.class).isEmpty(), of(s, Unparseable.class).toString());
+        // ps aux | grep sglang: USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND
+        Map<Integer, Proc> bsd = new LinkedHashMap<>();
+        ProcessParser.ps(probe("ps", "root      7781  0.0  1.2 31281920 6291456 ?   Tl   Nov29   3:05 python3 -m sglang.launch_server --port 30000\n"
+                + "root      7902 99.5  2.0 41281920 9291456 ?   Rl   Nov29 1102:11 sglang::scheduler\n", "", null), patterns(), bsd, new Sink());
+        assertEquals("T", bsd.get(7781).state());
+        assertEquals("frontend", bsd.get(7781).role());
+        assertEquals(6291456, bsd.get(7781).rssKiB());
+        assertEquals("R", bsd.get(7902).state());
+        // the standard probe's columns, headerless, are still read as such
+        Map<Integer, Proc> std = new LinkedHashMap<>();
+        ProcessParser.ps(probe("ps", "  756     1 Tl        11 758284 python3 /srv/llm/launch_server.py --port 30001\n", "", 0),
+                patterns(), std, new Sink());
+        assertEquals(11, std.get(756).elapsedSec());
+    }
+
+    @Test
     void psReadsStateElapsedAndParentAndRecognisesRenamedWorkers() {
         Map<Integer, Proc> procs = new LinkedHashMap<>();
         ProcessParser.ps(probe("ps", "  PID  PPID STAT ELAPSED   RSS COMMAND\n"
