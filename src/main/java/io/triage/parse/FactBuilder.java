@@ -130,6 +130,19 @@ public final class FactBuilder {
             }
         }
 
+        ProbeOutput smi = capture.probes().get("nvidia_smi_full");
+        if (clock < 0 && smi != null && !smi.outOrEmpty().isBlank()) {
+            // no date probe (a paste): nvidia-smi's table opens with the time it ran, the host's local time as the
+            // server's log has it
+            String first = firstNonBlankLine(smi.outOrEmpty());
+            OffsetDateTime odt = Timestamps.smiHeader(first, zone);
+            if (odt != null) {
+                clock = odt.toEpochSecond();
+                year = odt.getYear();
+                sink.add(new CaptureClock(clock, smi.name(), 1, Text.excerpt(first.strip())));
+                notes.add("the time of the look is nvidia-smi's, from its table's first line (the host's local time)");
+            }
+        }
         guarded(capture.probes().get("health"), sink, p -> HealthParser.parse(p, sink));
         guarded(capture.probes().get("gpus"), sink, p -> NvidiaSmiParser.gpuCsv(p, sink));
         guarded(capture.probes().get("gpu_apps"), sink, p -> NvidiaSmiParser.appsCsv(p, sink));

@@ -184,11 +184,20 @@ final class LogParser {
             }
         }
         if (newestArgs >= 0) {
-            Entry e = entries.get(newestArgs);
-            int line = e.absLine() > 0 ? e.absLine() : e.probeLine();
-            for (Map.Entry<String, String> a : ArgsDump.parse(e.text())) {
-                sink.add(new ServerArg(a.getKey(), a.getValue(), "server-args", true, -1, epochs[newestArgs],
-                        e.probe(), line, Text.excerpt(a.getKey() + "=" + a.getValue())));
+            // every dump of the newest dump's run: the launch's arguments, whichever process printed them
+            java.util.Set<String> named = new java.util.HashSet<>();
+            for (int d = 0; d <= newestArgs; d++) {
+                if (runOf[d] != runOf[newestArgs] || matched.get(d) == null || !has(matched.get(d), "server-args")) {
+                    continue;
+                }
+                Entry e = entries.get(d);
+                int line = e.absLine() > 0 ? e.absLine() : e.probeLine();
+                for (Map.Entry<String, String> a : ArgsDump.parse(e.text())) {
+                    if (named.add(a.getKey())) {
+                        sink.add(new ServerArg(a.getKey(), a.getValue(), "server-args", true, -1, epochs[d],
+                                e.probe(), line, Text.excerpt(a.getKey() + "=" + a.getValue())));
+                    }
+                }
             }
         }
         if (work != null) {
@@ -232,15 +241,25 @@ final class LogParser {
         int run = 0;
         boolean runTerminal = false;
         boolean runReady = false;
+        java.util.Set<String> runArgs = new java.util.HashSet<>(); // the argument dumps the current run printed
         for (int i = 0; i < matched.size(); i++) {
             List<Marker> ms = matched.get(i);
             if (ms != null) {
                 boolean args = has(ms, "server-args");
                 boolean start = has(ms, "run-start");
-                if (args || (start && (!anyArgs || run == 0) && (run == 0 || runTerminal || runReady))) {
+                // one launch may print more than one dump (vLLM: the API server's non-default args, then the engine's
+                // config): a dump starts a run when the run has one of its kind already, or was ready or ended
+                boolean newArgs = args && (run == 0 || runTerminal || runReady || argsSeen(ms, runArgs));
+                if (newArgs || (start && (!anyArgs || run == 0) && (run == 0 || runTerminal || runReady))) {
                     run++;
                     runTerminal = false;
                     runReady = false;
+                    runArgs.clear();
+                }
+                for (Marker m : ms) {
+                    if (m.kind().equals("server-args")) {
+                        runArgs.add(m.id());
+                    }
                 }
                 for (Marker m : ms) {
                     runTerminal |= TERMINAL.contains(m.kind());
@@ -250,6 +269,16 @@ final class LogParser {
             runOf[i] = run;
         }
         return run;
+    }
+
+    /** Whether a dump of the same kind as one on this line ({@code ms}) was printed in the run already. */
+    private static boolean argsSeen(List<Marker> ms, java.util.Set<String> runArgs) {
+        for (Marker m : ms) {
+            if (m.kind().equals("server-args") && runArgs.contains(m.id())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Kinds that repeat by the hundred in a serving log: requests, batches, polls. */

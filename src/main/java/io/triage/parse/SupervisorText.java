@@ -37,6 +37,8 @@ public final class SupervisorText {
         NO_GPU_RUNTIME("no-gpu-runtime"),
         /** NVIDIA container toolkit: {@code unsatisfied condition: cuda>=12.4} (the host driver is older than the image needs). */
         DRIVER_TOO_OLD("driver-too-old"),
+        /** NVIDIA container toolkit: {@code nvml error: driver/library version mismatch} (the host's driver upgraded without a reboot). */
+        DRIVER_MISMATCH("driver-mismatch"),
         /** systemd {@code Scheduled restart job, restart counter is at N}; a container's restart count. */
         RESTART("restart"),
         /** kubelet {@code Back-off restarting failed container}, {@code CrashLoopBackOff}. */
@@ -181,6 +183,10 @@ public final class SupervisorText {
             if (at >= 0) {
                 return ev(or(k, "docker"), Event.IMAGE_PULL, "", l.substring(at).strip(), -1, probe, lineNo, l);
             }
+        }
+        int nvml = l.indexOf("nvml error: driver/library version mismatch");
+        if (nvml >= 0) {
+            return ev(or(k, "docker"), Event.DRIVER_MISMATCH, "", l.substring(nvml).strip(), -1, probe, lineNo, l);
         }
         int uc = l.indexOf("unsatisfied condition: cuda");
         if (uc >= 0) {

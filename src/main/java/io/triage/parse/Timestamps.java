@@ -237,6 +237,26 @@ final class Timestamps {
         }
     }
 
+    private static final java.time.format.DateTimeFormatter SMI_HEADER = java.time.format.DateTimeFormatter
+            .ofPattern("EEE MMM d HH:mm:ss yyyy", java.util.Locale.ENGLISH);
+
+    /**
+     * The first line of {@code nvidia-smi}'s table, {@code Thu May 14 02:53:08 2026}: the host's local time, with no
+     * zone, read in {@code zone}; else null.
+     */
+    static OffsetDateTime smiHeader(String s, ZoneOffset zone) {
+        String t = s.strip();
+        if (t.length() > 40 || t.length() < 20) {
+            return null;
+        }
+        t = t.replace("  ", " ");
+        try {
+            return LocalDateTime.parse(t, SMI_HEADER).atOffset(zone);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
     private static long epoch(int y, int mo, int d, int h, int mi, int s, ZoneOffset zone) {
         try {
             return LocalDateTime.of(y, mo, d, h, mi, s).toEpochSecond(zone);

@@ -139,7 +139,9 @@ final class WorkLog {
         int timed = (int) work.stream().filter(l -> l.epoch() >= 0).count();
         boolean pending = running > 0 || waiting > 0;
         String state;
-        if (silence < 0) {
+        if (silence < 0 && zero >= cadence.workLines()) {
+            state = "zero-throughput"; // the log's own lines say it, whatever the time of the look
+        } else if (silence < 0) {
             state = "untimed";
         } else if (running == 0 && waiting == 0 && zero == 0) {
             state = "idle";
