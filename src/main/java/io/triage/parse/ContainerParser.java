@@ -44,6 +44,9 @@ public final class ContainerParser {
         int n = 0;
         for (JsonNode c : items) {
             JsonNode st = c.path("State");
+            if (!st.isObject() && c.has("Status") && (c.has("ExitCode") || c.has("OOMKilled"))) {
+                st = c; // docker inspect -f '{{json .State}}': the State object alone
+            }
             if (!st.isObject()) {
                 continue;
             }
@@ -240,6 +243,11 @@ public final class ContainerParser {
     /** The JSON document in the output (text before its first bracket, a prompt's echo, is skipped), or null. */
     private static JsonNode json(ProbeOutput p, Sink sink) {
         String out = p.outOrEmpty();
+        if (out.startsWith("$ ")) {
+            // a paste's prompt line first: its own braces ({{json .State}}) are not the document
+            int nl = out.indexOf('\n');
+            out = nl < 0 ? "" : out.substring(nl + 1);
+        }
         int a = out.indexOf('[');
         int b = out.indexOf('{');
         int start = a < 0 ? b : b < 0 ? a : Math.min(a, b);

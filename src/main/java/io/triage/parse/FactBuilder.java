@@ -468,24 +468,26 @@ public final class FactBuilder {
 
     /** RE2J: several wildcards between columns, which a backtracking matcher would try in every combination. */
     private static final com.google.re2j.Pattern DOCKER_ROW = com.google.re2j.Pattern.compile(
-            "^(\\S+)\\s{2,}(\\S+)\\s{2,}(\"[^\"]*\"|\\S+)\\s{2,}.*?\\s{2,}((?:Exited \\((-?\\d+)\\)|Up|Created|Restarting|Paused|Dead)[^\\n]*?)\\s{2,}(?:.*\\s{2,})?(\\S+)\\s*$");
+            "^(\\S+)\\s{2,}(\\S+)\\s{2,}(\"[^\"]*\"|\\S+)\\s{2,}.*?\\s{2,}((?:Exited \\((-?\\d+)\\)|Restarting \\((-?\\d+)\\)|Up|Created|Restarting|Paused|Dead)[^\\n]*?)\\s{2,}(?:.*\\s{2,})?(\\S+)\\s*$");
 
     /** {@code docker ps -a}: columns separated by two or more spaces; the state says how it ended. */
     private static void containers(ProbeOutput p, ProcessPatterns patterns, Sink sink) {
         List<String> lines = sink.lines(p, 3);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
-            if (line.startsWith("CONTAINER ID") || line.isBlank()) {
-                continue;
+            if (line.startsWith("CONTAINER ID") || line.isBlank() || line.startsWith("$ ")) {
+                continue; // the header, and the prompt line of a paste
             }
             com.google.re2j.Matcher m = DOCKER_ROW.matcher(line);
             if (!m.find()) {
                 sink.unparseable(p.name(), "not a 'docker ps -a' row", i + 1, Text.excerpt(line));
                 continue;
             }
-            int code = m.group(5) == null ? -1 : Text.parseInt(m.group(5), -1);
+            // Exited (N), or Restarting (N): a restart policy brings it back after each exit of code N
+            String exited = m.group(5) != null ? m.group(5) : m.group(6);
+            int code = exited == null ? -1 : Text.parseInt(exited, -1);
             String command = m.group(3).replace("\"", "");
-            sink.add(new Container(m.group(6), m.group(2), command, m.group(4).strip(), code,
+            sink.add(new Container(m.group(7), m.group(2), command, m.group(4).strip(), code,
                     patterns.serverContainer(m.group(2), command), p.name(), i + 1, Text.excerpt(line)));
         }
     }
