@@ -248,8 +248,9 @@ final class LogParser {
                 boolean args = has(ms, "server-args");
                 boolean start = has(ms, "run-start");
                 // one launch may print more than one dump (vLLM: the API server's non-default args, then the engine's
-                // config): a dump starts a run when the run has one of its kind already, or was ready or ended
-                boolean newArgs = args && (run == 0 || runTerminal || runReady || argsSeen(ms, runArgs));
+                // config, with warnings and errors of its start-up between them): a dump starts a run when the run has
+                // one of its kind already, or was ready, or ended before any dump of its own
+                boolean newArgs = args && (run == 0 || runReady || argsSeen(ms, runArgs) || runTerminal && runArgs.isEmpty());
                 if (newArgs || (start && (!anyArgs || run == 0) && (run == 0 || runTerminal || runReady))) {
                     run++;
                     runTerminal = false;
