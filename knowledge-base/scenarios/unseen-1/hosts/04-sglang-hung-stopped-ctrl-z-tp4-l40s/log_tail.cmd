@@ -1,0 +1,1 @@
+tail -n 60 /home/ayo/sglang-qwen32b.log

@@ -1,0 +1,1 @@
+tail -n 60 /workspace/logs/vllm.log

@@ -1,0 +1,1 @@
+tail -n 60 /home/svc-llm/logs/vllm-qwen72b.log

@@ -1,0 +1,1 @@
+tail -n 60 /home/jlin/sglang/gemma27b.log

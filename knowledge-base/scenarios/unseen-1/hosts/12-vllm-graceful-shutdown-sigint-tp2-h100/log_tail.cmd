@@ -1,0 +1,1 @@
+tail -n 60 /home/ppatel/vllm-qwen3.log

@@ -1,0 +1,1 @@
+tail -n 60 /home/rk/logs/qwen3-32b.log

@@ -1,0 +1,1 @@
+tail -n 60 /sgl-workspace/logs/llama405b.log

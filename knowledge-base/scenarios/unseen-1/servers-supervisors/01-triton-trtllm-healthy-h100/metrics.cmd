@@ -1,0 +1,1 @@
+curl -sS --max-time 5 http://127.0.0.1:8002/metrics | grep -E '^# (HELP|TYPE) nv_(inference_request|inference_pending|trt_llm|gpu_util)|^nv_(inference_request_success|inference_request_failure|inference_pending_request_count|trt_llm_request_metrics|trt_llm_kv_cache_block_metrics|gpu_utilization)'
