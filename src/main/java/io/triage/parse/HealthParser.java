@@ -15,7 +15,7 @@ final class HealthParser {
     private static final Pattern CODE_TIME = Pattern.compile("^\\s*(\\d{3})\\s+(\\d+(?:\\.\\d+)?)\\s*$");
     private static final Pattern CODE_ONLY = Pattern.compile("^\\s*(\\d{3})\\s*$");
     private static final Pattern CURL_ERR = Pattern.compile("curl: \\((\\d+)\\)");
-    private static final Pattern MAX_TIME = Pattern.compile("(?:--max-time|-m)[ =]?(\\d+(?:\\.\\d+)?)");
+    private static final com.google.re2j.Pattern MAX_TIME = com.google.re2j.Pattern.compile("(?:--max-time|-m)[ =]?(\\d+(?:\\.\\d+)?)");
     /** curl's {@code --max-time} when its command line does not say: the capture format's health probe. */
     private static final double DEFAULT_MAX_TIME = 5;
 
@@ -98,7 +98,7 @@ final class HealthParser {
             return null;
         }
         double max = DEFAULT_MAX_TIME;
-        Matcher m = cmd == null ? null : MAX_TIME.matcher(cmd);
+        com.google.re2j.Matcher m = cmd == null ? null : MAX_TIME.matcher(cmd);
         if (m != null && m.find()) {
             max = Double.parseDouble(m.group(1));
         }

@@ -26,7 +26,7 @@ final class KernelLogParser {
     private static final Pattern HUNG = Pattern.compile("task (\\S+):(\\d+) blocked for more than \\d+ seconds");
     private static final Pattern SEGV = Pattern.compile("(\\S+)\\[(\\d+)\\]: segfault at");
     /** The NVIDIA module refusing a client of another driver version: {@code NVRM: API mismatch: the client has the version X, but}. */
-    private static final Pattern API_MISMATCH = Pattern.compile("NVRM: API mismatch: the client has the version (\\S+?),? but");
+    private static final com.google.re2j.Pattern API_MISMATCH = com.google.re2j.Pattern.compile("NVRM: API mismatch: the client has the version (\\S+?),? but");
 
     private KernelLogParser() {
     }
@@ -98,9 +98,11 @@ final class KernelLogParser {
             } else if (line.contains(" blocked for more than ") && (m = HUNG.matcher(line)).find()) {
                 sink.add(new KernelEvent("hung-task", Text.parseInt(m.group(2), -1), m.group(1), -1, epoch,
                         p.name(), i + 1, Text.excerpt(line)));
-            } else if (line.contains("NVRM: API mismatch") && (m = API_MISMATCH.matcher(line)).find()) {
+            } else if (line.contains("NVRM: API mismatch") && API_MISMATCH.matcher(line).find()) {
                 // the kernel module and the user-space driver differ (upgraded without a reboot): one line a client
-                sink.add(new KernelEvent("driver-mismatch", -1, m.group(1), -1, epoch, p.name(), i + 1, Text.excerpt(line)));
+                com.google.re2j.Matcher v = API_MISMATCH.matcher(line);
+                String client = v.find() ? v.group(1) : "";
+                sink.add(new KernelEvent("driver-mismatch", -1, client, -1, epoch, p.name(), i + 1, Text.excerpt(line)));
             } else if (line.contains("]: segfault at") && (m = SEGV.matcher(line)).find()) {
                 sink.add(new KernelEvent("segfault", Text.parseInt(m.group(2), -1), m.group(1), -1, epoch,
                         p.name(), i + 1, Text.excerpt(line)));

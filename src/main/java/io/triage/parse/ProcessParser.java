@@ -114,8 +114,8 @@ final class ProcessParser {
             "TIME", "COMMAND");
     /** The standard probe's columns: {@code ps -eo pid,ppid,stat,etimes,rss,args}. */
     private static final List<String> PROBE = List.of("PID", "PPID", "STAT", "ELAPSED", "RSS", "COMMAND");
-    private static final Pattern CPU_TIME = Pattern.compile("(?:\\d+-)?\\d+:\\d\\d(?::\\d\\d)?");
-    private static final Pattern DECIMAL = Pattern.compile("\\d+(?:\\.\\d+)?");
+    private static final com.google.re2j.Pattern CPU_TIME = com.google.re2j.Pattern.compile("(?:\\d{1,6}-)?\\d{1,6}:\\d\\d(?::\\d\\d)?");
+    private static final com.google.re2j.Pattern DECIMAL = com.google.re2j.Pattern.compile("\\d{1,12}(?:\\.\\d{1,6})?");
 
     /**
      * The columns of rows shown without their header, by the first row's shape: what people paste after
