@@ -32,6 +32,9 @@ class TimestampsTest {
             "(\\d{4})-(\\d{2})-(\\d{2})[ T](\\d{2}):(\\d{2}):(\\d{2})(?:[.,]\\d+)?(Z|[+-]\\d{2}:?\\d{2})?");
     private static final Pattern MONTH_DAY = Pattern.compile(
             "(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\\s+(\\d{2})-(\\d{2}) (\\d{2}):(\\d{2}):(\\d{2})");
+    private static final Pattern SYSLOG = Pattern.compile(
+            "^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (?:(\\d{2})| (\\d)|(\\d)) (\\d{2}):(\\d{2}):(\\d{2})");
+    private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
     private static final ZoneOffset HOST = ZoneOffset.ofHours(2);
 
     /** What {@link Timestamps#log} computed with the two patterns, before it read lines by hand. */
@@ -57,6 +60,15 @@ class TimestampsTest {
             }
             return epoch(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)),
                     Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), Integer.parseInt(m.group(6)), z);
+        }
+        m = SYSLOG.matcher(head);
+        if (m.find()) {
+            if (year <= 0) {
+                return -1;
+            }
+            String day = m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3) : m.group(4);
+            return epoch(year, MONTHS.indexOf(m.group(1)) / 3 + 1, Integer.parseInt(day), Integer.parseInt(m.group(5)),
+                    Integer.parseInt(m.group(6)), Integer.parseInt(m.group(7)), zone);
         }
         m = MONTH_DAY.matcher(head);
         if (m.find() && year > 0) {
