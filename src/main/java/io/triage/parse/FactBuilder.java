@@ -417,8 +417,10 @@ public final class FactBuilder {
                 || name.contains("kern")) {
             return false;
         }
+        // a docker run in the foreground prints the container's own output after the runtime's: the server's log
         return name.startsWith("log") || name.endsWith("_log") || name.endsWith("logs") || name.startsWith("journal")
-                || name.startsWith("kubectl_logs") || name.startsWith("crictl_logs") || name.startsWith("podman_logs");
+                || name.startsWith("kubectl_logs") || name.startsWith("crictl_logs") || name.startsWith("podman_logs")
+                || name.startsWith("docker_run") || name.startsWith("podman_run");
     }
 
     /** A time of day as people say it: {@code 00:31} or {@code 00:31:05}. */
