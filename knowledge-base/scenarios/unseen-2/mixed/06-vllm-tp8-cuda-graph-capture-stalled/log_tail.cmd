@@ -1,0 +1,1 @@
+tail -n 60 /home/svc/run/glm-serve.log

@@ -1,0 +1,1 @@
+pgrep -fa 'text-generation|sglang|vllm|launch_server|python'

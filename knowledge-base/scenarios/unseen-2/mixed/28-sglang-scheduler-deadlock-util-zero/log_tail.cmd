@@ -1,0 +1,1 @@
+tail -n 60 /opt/sglang/logs/server.log
