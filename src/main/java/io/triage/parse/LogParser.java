@@ -88,7 +88,7 @@ final class LogParser {
         String probe = tail != null ? tail.name() : grep != null ? grep.name() : others.isEmpty() ? "log"
                 : others.get(0).name();
         if (entries.isEmpty()) {
-            sink.add(new LogState(false, 0, 0, -1, -1, -1, "", probe, 0, "(empty log)"));
+            sink.add(new LogState(false, 0, 0, -1, -1, -1, "", probe, 0, "(empty log)", -1));
             return;
         }
         int total = entries.size();
@@ -131,7 +131,7 @@ final class LogParser {
         if (firstRead > 0) {
             unread(entries.subList(0, firstRead), budget, sink);
             if (firstRead == total) {
-                sink.add(new LogState(false, 0, 0, -1, -1, -1, "", probe, 0, "(not read: parsing budget spent)"));
+                sink.add(new LogState(false, 0, 0, -1, -1, -1, "", probe, 0, "(not read: parsing budget spent)", -1));
                 return;
             }
         }
@@ -149,6 +149,7 @@ final class LogParser {
         String lastKind = "";
         long lastEpoch = -1;
         int newestArgs = -1;
+        int lastWorkSeq = -1;
         for (int i = 0; i < n; i++) {
             if (epochs[i] >= 0) {
                 lastEpoch = epochs[i];
@@ -175,6 +176,9 @@ final class LogParser {
                 }
                 sink.add(new LogMarker(kind, m.id(), m.subtype(), m.priority(), i, runOf[i], cur, epochs[i],
                         detail(m, mt), e.probe(), line, excerpt));
+                if (cur && (kind.equals("progress") || kind.equals("access") || kind.equals("ready"))) {
+                    lastWorkSeq = i;
+                }
                 if (m.kind().equals("server-args")) {
                     newestArgs = i;
                 }
@@ -206,7 +210,7 @@ final class LogParser {
         Entry last = entries.get(n - 1);
         long age = clock >= 0 && lastEpoch >= 0 ? clock - lastEpoch : -1;
         sink.add(new LogState(true, n, current, n - 1, lastEpoch, age, lastKind, last.probe(),
-                last.absLine() > 0 ? last.absLine() : last.probeLine(), Text.excerpt(last.text())));
+                last.absLine() > 0 ? last.absLine() : last.probeLine(), Text.excerpt(last.text()), lastWorkSeq));
     }
 
     @SuppressWarnings("unchecked")
