@@ -505,15 +505,14 @@ public final class FactBuilder {
         if (p.rc() == null) {
             // output saved without its exit code: a command that could not run still says so, in its error text or
             // (2>&1, a paste of the terminal) as the first line of its output
-            String first = firstNonBlankLine(p.outOrEmpty());
-            String said = !err.isEmpty() ? err : first;
+            String said = !err.isEmpty() ? err : firstNonBlankLine(p.outOrEmpty());
             if (said.contains("command not found")) {
                 return new ProbeStatus(p.name(), "not-found", -1, secs, empty, Text.excerpt(said));
             }
-            if (refusal(p.name(), said, !err.isEmpty() || first.equals(p.outOrEmpty().strip()))) {
-                String reason = Text.excerpt(said);
-                return new ProbeStatus(p.name(), MISSING_FILE.matcher(reason).find() ? "missing-file" : "failed", -1,
-                        secs, empty, reason);
+            String refused = refusal(p, err);
+            if (refused != null) {
+                return new ProbeStatus(p.name(), MISSING_FILE.matcher(refused).find() ? "missing-file" : "failed", -1,
+                        secs, empty, refused);
             }
             return new ProbeStatus(p.name(), "no-exit-code", -1, secs, empty, "");
         }
@@ -534,15 +533,10 @@ public final class FactBuilder {
             status = "failed";
         }
         String reason = status.equals("ok") ? "" : Text.excerpt(err.isEmpty() ? firstNonBlankLine(p.outOrEmpty()) : err);
-        if (status.equals("ok") && !err.isEmpty() && !p.name().equals("health")
-                && (err.contains("Permission denied") || err.contains("Operation not permitted")
-                || err.contains("No such file"))) {
+        String refused = status.equals("ok") ? refusal(p, err) : null;
+        if (refused != null) {
             status = "failed";
-            reason = Text.excerpt(err);
-        }
-        if (status.equals("ok") && p.name().equals("dmesg") && p.outOrEmpty().contains("read kernel buffer failed")) {
-            status = "failed";
-            reason = "dmesg: read kernel buffer failed (needs root or kernel.dmesg_restrict=0)";
+            reason = refused;
         }
         if (status.equals("failed") && MISSING_FILE.matcher(reason).find()) {
             status = "missing-file";
@@ -550,17 +544,39 @@ public final class FactBuilder {
         return new ProbeStatus(p.name(), status, rc, secs, empty, reason);
     }
 
-    /**
-     * Whether {@code said} (a probe's error text, or the first line of its output) is the command's refusal to read
-     * what it was asked for; {@code alone}: nothing else was printed, so a denial's words are not a line of a log that
-     * merely quotes them. The kernel log's own refusal ({@code dmesg: read kernel buffer failed}) counts either way.
-     */
-    private static boolean refusal(String probe, String said, boolean alone) {
-        if (probe.equals("dmesg") && said.contains("read kernel buffer failed")) {
-            return true;
+    /** Whether a line opens as a command's own complaint does: {@code tail: cannot open…}, not {@code PermissionError:…}. */
+    private static boolean commandSays(String line) {
+        int colon = line.indexOf(": ");
+        if (colon <= 0 || !Character.isLowerCase(line.charAt(0))) {
+            return false;
         }
-        return alone && !probe.equals("health") && (said.contains("Permission denied")
-                || said.contains("Operation not permitted") || said.contains("No such file"));
+        for (int i = 1; i < colon; i++) {
+            char c = line.charAt(i);
+            if (!Character.isLetterOrDigit(c) && c != '_' && c != '-' && c != '.') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Why a probe that ran read nothing it was asked for, or null: the kernel log's own refusal ({@code dmesg: read
+     * kernel buffer failed}, in its output or error text), or a denial or missing file in its error text, or as the
+     * whole of its output in a command's own words (2>&1, a paste of the terminal: {@code tail: cannot open…}; a log
+     * line that quotes such words, {@code PermissionError: … Permission denied}, is read as the log it is).
+     * A health probe's failure is its observation, never a refusal.
+     */
+    private static String refusal(ProbeOutput p, String err) {
+        if (p.name().equals("dmesg") && (p.outOrEmpty().contains("read kernel buffer failed") || err.contains("read kernel buffer failed"))) {
+            return "dmesg: read kernel buffer failed (needs root or kernel.dmesg_restrict=0)";
+        }
+        String out = p.outOrEmpty().strip();
+        String said = !err.isEmpty() ? err : out.indexOf('\n') < 0 && commandSays(out) ? out : "";
+        if (p.name().equals("health") || !(said.contains("Permission denied") || said.contains("Operation not permitted")
+                || said.contains("No such file"))) {
+            return null;
+        }
+        return Text.excerpt(said);
     }
 
     /**

@@ -69,13 +69,9 @@ final class Timestamps {
                         num(line, p + 14, 2), num(line, p + 17, 2), z);
             }
         }
-        int month = syslogMonth(line, h);
-        if (month > 0) {
-            // journalctl's and syslog's own stamp at the head: Dec 01 14:01:52 host unit[pid]: (or Dec  1)
-            int d = line.charAt(4) == ' ' ? 5 : 4;
-            int day = digit(line, d + 1) ? num(line, d, 2) : num(line, d, 1);
-            int c = digit(line, d + 1) ? d + 3 : d + 2;
-            return year <= 0 ? -1 : epoch(year, month, day, num(line, c, 2), num(line, c + 3, 2), num(line, c + 6, 2), zone);
+        long sys = syslog(line, h, zone, year);
+        if (sys != NOT_SYSLOG) {
+            return sys;
         }
         for (int p = 0; p < h; p++) {
             int at = monthDayAt(line, p, h);
@@ -87,31 +83,32 @@ final class Timestamps {
         return -1;
     }
 
+    /** {@link #syslog}'s answer for a line that does not open with such a stamp. */
+    private static final long NOT_SYSLOG = -2;
+
     /**
-     * The month (1-12) of a line that opens with {@code Mmm dd hh:mm:ss} or {@code Mmm  d hh:mm:ss} (journalctl,
-     * syslog), else 0.
+     * The time of a line that opens with journalctl's and syslog's own stamp, {@code Dec 01 14:01:52 host unit[pid]:}
+     * or {@code Dec  1 14:01:52}, in {@code year} (-1 when the year is unknown), or {@link #NOT_SYSLOG}.
      */
-    private static int syslogMonth(String s, int h) {
+    private static long syslog(String s, int h, ZoneOffset zone, int year) {
         if (h < 15 || s.charAt(3) != ' ') {
-            return 0;
+            return NOT_SYSLOG;
         }
-        int m = -1;
-        for (int i = 0; i < 12 && m < 0; i++) {
+        int month = 0;
+        for (int i = 0; i < 12 && month == 0; i++) {
             if (s.regionMatches(0, MONTHS, i * 3, 3)) {
-                m = i + 1;
+                month = i + 1;
             }
         }
-        if (m < 0) {
-            return 0;
-        }
-        int d = s.charAt(4) == ' ' ? 5 : 4;
+        int d = s.charAt(4) == ' ' ? 5 : 4; // a one-digit day may be padded with a blank
         boolean two = d == 4 && digit(s, 4) && digit(s, 5);
         boolean one = digit(s, d) && (d == 5 || !digit(s, d + 1));
         int c = two ? 7 : d + 2;
-        if (!(two || one) || c + 8 > h || s.charAt(c - 1) != ' ' || !clock(s, c)) {
-            return 0;
+        if (month == 0 || !(two || one) || c + 8 > h || s.charAt(c - 1) != ' ' || !clock(s, c)) {
+            return NOT_SYSLOG;
         }
-        return m;
+        int day = two ? num(s, 4, 2) : num(s, d, 1);
+        return year <= 0 ? -1 : epoch(year, month, day, num(s, c, 2), num(s, c + 3, 2), num(s, c + 6, 2), zone);
     }
 
     /** {@code dddd-dd-dd[ T]dd:dd:dd} at {@code p} (the caller made sure 19 characters follow). */

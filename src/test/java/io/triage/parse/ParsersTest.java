@@ -85,6 +85,12 @@ class ParsersTest {
         ProbeOutput log = new ProbeOutput("log_tail", null, "INFO starting\nPermissionError: [Errno 13] Permission denied: '/models'\n",
                 null, null, null, false);
         assertEquals("no-exit-code", FactBuilder.status(log).status());
+        ProbeOutput oneLine = new ProbeOutput("log_markers", null, "PermissionError: [Errno 13] Permission denied: '/models'\n",
+                "", 0, 0.01, false);
+        assertEquals("ok", FactBuilder.status(oneLine).status(), "a single log line quoting a denial is a log line");
+        ProbeOutput collected = new ProbeOutput("log_tail", null, "tail: cannot open '/var/log/x.log' for reading: No such file or directory\n",
+                "", 0, 0.01, false);
+        assertEquals("missing-file", FactBuilder.status(collected).status(), "with an exit code, the same words say the same");
     }
 
     @Test
