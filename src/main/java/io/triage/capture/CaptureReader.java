@@ -211,9 +211,42 @@ public final class CaptureReader {
                 notes.add(file.getFileName() + ": line without key=value skipped: " + abbreviate(s, 60));
                 continue;
             }
-            map.put(s.substring(0, eq).strip(), s.substring(eq + 1).strip());
+            // several pairs on one line (server=vllm port=8000 log=/var/log/vllm.log), as the format's own summary
+            // writes them: a blank followed by a name and '=' starts the next pair, any other blank is the value's
+            for (String pair : pairs(s)) {
+                int e = pair.indexOf('=');
+                if (e <= 0) {
+                    notes.add(file.getFileName() + ": words without key=value skipped: " + abbreviate(pair.strip(), 60));
+                    continue;
+                }
+                map.put(pair.substring(0, e).strip(), pair.substring(e + 1).strip());
+            }
         }
         return map;
+    }
+
+    /** {@code line} cut before each blank-led {@code name=} (a name: a letter or '_', then letters, digits, '_', '.', '-'). */
+    static List<String> pairs(String line) {
+        List<String> out = new ArrayList<>();
+        int start = 0;
+        for (int i = 1; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (!Character.isWhitespace(line.charAt(i - 1)) || !(Character.isLetter(c) || c == '_') || c > 127) {
+                continue;
+            }
+            int k = i;
+            while (k < line.length() && k - i < 64 && (Character.isLetterOrDigit(line.charAt(k)) || "_.-".indexOf(line.charAt(k)) >= 0)
+                    && line.charAt(k) < 128) {
+                k++;
+            }
+            if (k < line.length() && line.charAt(k) == '=' && k > i) {
+                out.add(line.substring(start, i));
+                start = i;
+                i = k;
+            }
+        }
+        out.add(line.substring(start));
+        return out;
     }
 
     private String optional(Reading r, Path file, boolean[] truncated) {
