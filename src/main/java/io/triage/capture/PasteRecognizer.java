@@ -69,6 +69,8 @@ public final class PasteRecognizer {
         CRICTL_INSPECT("crictl inspect", "crictl_inspect"),
         SACCT("Slurm accounting (sacct)", "sacct"),
         SCONTROL("Slurm job (scontrol show job)", "scontrol"),
+        /** A client's error (an HTTP SDK's traceback or retries): what the caller saw, not the server's own log. */
+        CLIENT_OUTPUT("a client's error output (not the server's log)", "client_output"),
         DATE("date / uptime", "date"),
         /** The output of a command that nothing here reads; filed under the command's name. */
         COMMAND_OUTPUT("output of another command", "");
@@ -715,6 +717,12 @@ public final class PasteRecognizer {
     }
 
     private void add(Work w, Kind kind, How how, String command, int fromLine, int toLine, int bodyFrom, int bodyTo) {
+        if ((kind == Kind.SERVER_LOG || kind == Kind.TRACEBACK) && clientOutput(w, bodyFrom, bodyTo)) {
+            kind = Kind.CLIENT_OUTPUT;
+            for (int i = bodyFrom; i <= bodyTo; i++) {
+                w.kinds[i] = kind;
+            }
+        }
         String label = kind.label();
         if (kind == Kind.SERVER_LOG || kind == Kind.DOCKER_LOGS || kind == Kind.KUBECTL_LOGS || kind == Kind.JOURNAL) {
             String server = serverOf(w, bodyFrom, bodyTo);
@@ -747,6 +755,39 @@ public final class PasteRecognizer {
         String name = b.length() == 0 ? "command" : b.toString();
         return reserved.contains(name) || name.startsWith("log") || name.startsWith("journal") || name.endsWith("logs")
                 || name.endsWith("_log") ? "cmd_" + name : name;
+    }
+
+    /**
+     * Whether lines {@code from..to} are a client's output rather than a server's log: a traceback that ends in the
+     * OpenAI Python library's timeout or connection error ({@code openai.APITimeoutError},
+     * {@code openai.APIConnectionError}: what chat front ends and eval scripts call servers with), with no line of
+     * a server's markers and no error a marker names. Those two errors say only that no answer came, or no
+     * connection; the server's own log never raises them. An error status from the server
+     * ({@code openai.InternalServerError: Error code: 500 - {…}}) carries the server's message and stays evidence.
+     */
+    private boolean clientOutput(Work w, int from, int to) {
+        boolean sdk = false;
+        for (int i = from; i <= to && i - from < 4000; i++) {
+            String v = w.lines.get(i).view().strip();
+            if (v.startsWith("openai.APITimeoutError:") || v.startsWith("openai.APIConnectionError:")) {
+                sdk = true;
+                break;
+            }
+        }
+        if (!sdk || !serverOf(w, from, to).isEmpty()) {
+            return false;
+        }
+        for (int i = from; i <= to && i - from < 4000; i++) {
+            String text = w.lines.get(i).view();
+            BitSet c = markerIndex().candidates(text);
+            for (int m = c.nextSetBit(0); m >= 0; m = c.nextSetBit(m + 1)) {
+                Marker mk = markers.get(m);
+                if (mk.kind().equals("error") && mk.pattern().matcher(text).find()) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** The server kind whose own markers match most lines of a range, or "". */

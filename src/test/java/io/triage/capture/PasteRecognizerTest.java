@@ -141,6 +141,42 @@ class PasteRecognizerTest {
     // ------------------------------------------------------------------ hand-written odd pastes
 
     @Test
+    void aClientSdksTimeoutIsTheCallersOutputNotTheServersLog() {
+        String paste = """
+                PS C:\\eval> python run_eval.py --concurrency 16
+                INFO:openai._base_client:Retrying request to /chat/completions in 0.447211 seconds
+                Traceback (most recent call last):
+                  File "C:\\eval\\.venv\\Lib\\site-packages\\httpx\\_transports\\default.py", line 101, in map_httpcore_exceptions
+                    yield
+                httpx.ReadTimeout: timed out
+
+                The above exception was the direct cause of the following exception:
+
+                Traceback (most recent call last):
+                  File "C:\\eval\\.venv\\Lib\\site-packages\\openai\\_base_client.py", line 982, in request
+                    response = self._client.send(
+                openai.APITimeoutError: Request timed out.
+                """;
+        Recognition r = RECOGNIZER.recognise(paste);
+        assertTrue(r.segments().stream().noneMatch(s -> s.probe().equals("log_tail")), r.summary()::toString);
+        assertTrue(r.segments().stream().anyMatch(s -> s.kind() == Kind.CLIENT_OUTPUT), r.summary()::toString);
+        assertTrue(r.capture().probe("log_tail").isEmpty());
+    }
+
+    @Test
+    void aClientSdksErrorStatusCarryingTheServersFaultStaysEvidence() {
+        String paste = """
+                Traceback (most recent call last):
+                  File "/home/u/.venv/lib/python3.11/site-packages/openai/_base_client.py", line 1047, in request
+                    raise self._make_status_error_from_response(err.response) from None
+                openai.InternalServerError: Error code: 500 - {'error': 'CUDA error: uncorrectable ECC error encountered'}
+                """;
+        Recognition r = RECOGNIZER.recognise(paste);
+        assertTrue(r.segments().stream().noneMatch(s -> s.kind() == Kind.CLIENT_OUTPUT), r.summary()::toString);
+        assertTrue(r.capture().probe("log_tail").isPresent(), r.summary()::toString);
+    }
+
+    @Test
     void dmesgWithHumanTimesAndJournalctlKernelLinesAreKernelLogs() {
         String paste = """
                 $ sudo dmesg -T | tail -3
