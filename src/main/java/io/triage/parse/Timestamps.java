@@ -73,6 +73,12 @@ final class Timestamps {
         if (sys != NOT_SYSLOG) {
             return sys;
         }
+        for (int p = 0; p + 21 <= h; p++) {
+            if (line.charAt(p) == '[' && trtAt(line, p + 1)) {
+                return epoch(num(line, p + 7, 4), num(line, p + 1, 2), num(line, p + 4, 2), num(line, p + 12, 2),
+                        num(line, p + 15, 2), num(line, p + 18, 2), zone);
+            }
+        }
         for (int p = 0; p < h; p++) {
             int at = monthDayAt(line, p, h);
             if (at >= 0) {
@@ -109,6 +115,16 @@ final class Timestamps {
         }
         int day = two ? num(s, 4, 2) : num(s, d, 1);
         return year <= 0 ? -1 : epoch(year, month, day, num(s, c, 2), num(s, c + 3, 2), num(s, c + 6, 2), zone);
+    }
+
+    /**
+     * TensorRT's and TensorRT-LLM's logger stamp {@code MM/dd/yyyy-HH:mm:ss]} at {@code p}, after its '['
+     * ({@code [05/21/2026-03:12:44] [TRT-LLM] [I] …}; the caller made sure 20 characters follow).
+     */
+    private static boolean trtAt(String s, int p) {
+        return digit(s, p) && digit(s, p + 1) && s.charAt(p + 2) == '/' && digit(s, p + 3) && digit(s, p + 4)
+                && s.charAt(p + 5) == '/' && digit(s, p + 6) && digit(s, p + 7) && digit(s, p + 8) && digit(s, p + 9)
+                && s.charAt(p + 10) == '-' && clock(s, p + 11) && s.charAt(p + 19) == ']';
     }
 
     /** {@code dddd-dd-dd[ T]dd:dd:dd} at {@code p} (the caller made sure 19 characters follow). */

@@ -34,6 +34,8 @@ class TimestampsTest {
             "(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\\s+(\\d{2})-(\\d{2}) (\\d{2}):(\\d{2}):(\\d{2})");
     private static final Pattern SYSLOG = Pattern.compile(
             "^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (?:(\\d{2})| (\\d)|(\\d)) (\\d{2}):(\\d{2}):(\\d{2})");
+    private static final Pattern TRT = Pattern.compile(
+            "\\[(\\d{2})/(\\d{2})/(\\d{4})-(\\d{2}):(\\d{2}):(\\d{2})\\]");
     private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
     private static final ZoneOffset HOST = ZoneOffset.ofHours(2);
 
@@ -69,6 +71,11 @@ class TimestampsTest {
             String day = m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3) : m.group(4);
             return epoch(year, MONTHS.indexOf(m.group(1)) / 3 + 1, Integer.parseInt(day), Integer.parseInt(m.group(5)),
                     Integer.parseInt(m.group(6)), Integer.parseInt(m.group(7)), zone);
+        }
+        m = TRT.matcher(head);
+        if (m.find()) {
+            return epoch(Integer.parseInt(m.group(3)), Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                    Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), Integer.parseInt(m.group(6)), zone);
         }
         m = MONTH_DAY.matcher(head);
         if (m.find() && year > 0) {
@@ -121,7 +128,10 @@ class TimestampsTest {
                 "INFO 11-30 00:31:01 [loggers.py:118]", "WARNING 11-30 00:31:01 x", "WARN\t\t11-30 00:31:01",
                 "WARNINGS 11-30 00:31:01", "INFOx 11-30 00:31:01", "CRITICAL 13-40 00:31:01", "DEBUG11-30 00:31:01",
                 "(ERROR   11-30 23:59:59)", "INFO 11-30 00:31:0", "INFO 11-30 00:31:01 and 2026-11-30 00:31:01Z later",
-                "ERROR 11-30 00:31:01 then INFO 11-29 00:31:01", ":", "", "INFO: 127.0.0.1:43912 - \"GET /\" 200"));
+                "ERROR 11-30 00:31:01 then INFO 11-29 00:31:01", ":", "", "INFO: 127.0.0.1:43912 - \"GET /\" 200",
+                "[05/21/2026-03:12:44] [TRT-LLM] [I] iter = 4812249", "[TensorRT-LLM][INFO] [05/21/2026-03:12:44] x",
+                "[13/21/2026-03:12:44] no such month", "[05/21/2026-03:12:44 no bracket", "05/21/2026-03:12:44] no open",
+                "[05/21/2026 03:12:44]", "[5/21/2026-03:12:44]", "[05/21/2026-03:12:44] and 2026-05-21 03:12:45 later"));
         // a timestamp or zone cut at the 64th character: what lies beyond the head is not read
         String stamp = "2026-11-30T00:31:01.123+05:30";
         for (int pad = 25; pad <= 50; pad++) {
@@ -137,8 +147,8 @@ class TimestampsTest {
     void randomLinesOfTimestampCharacters() {
         Random r = new Random(20261201);
         String[] parts = {"2026", "-", "11", "30", " ", "T", ":", "00", "31", "01", ".", ",", "214", "Z", "+", "05",
-                "0530", "INFO", "WARN", "WARNING", "ERROR", "DEBUG", "CRITICAL", "\t", "x", "[", "]", "9"};
-        String[] seeds = {"2026-11-30 00:31:01", "INFO 11-30 00:31:01", "2026-11-30T00:31:01+05:30"};
+                "0530", "INFO", "WARN", "WARNING", "ERROR", "DEBUG", "CRITICAL", "\t", "x", "[", "]", "9", "/"};
+        String[] seeds = {"2026-11-30 00:31:01", "INFO 11-30 00:31:01", "2026-11-30T00:31:01+05:30", "[11/30/2026-00:31:01]"};
         for (int n = 0; n < 200_000; n++) {
             StringBuilder b = new StringBuilder();
             if (r.nextInt(3) == 0) {
