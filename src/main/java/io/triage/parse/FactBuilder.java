@@ -418,7 +418,9 @@ public final class FactBuilder {
             return false;
         }
         // a docker run in the foreground prints the container's own output after the runtime's: the server's log
+        // slurm-JOBID.out: the job's own output, where srun writes what the server printed
         return name.startsWith("log") || name.endsWith("_log") || name.endsWith("logs") || name.startsWith("journal")
+                || name.matches("slurm-\\d+(?:_\\d+)?")
                 || name.startsWith("kubectl_logs") || name.startsWith("crictl_logs") || name.startsWith("podman_logs")
                 || name.startsWith("docker_run") || name.startsWith("podman_run");
     }

@@ -209,8 +209,11 @@ public final class SupervisorText {
         }
         if (job >= 0 && l.contains(" CANCELLED AT ")) {
             String id = upTo(l.substring(l.indexOf(' ', job + 4) + 1), ' ');
+            // DUE TO TASK FAILURE: a task of the step failed and srun (--kill-on-bad-exit) ended the rest, a failure
+            // of the job's own, not a cancellation from outside
             Event e = l.contains("DUE TO TIME LIMIT") ? Event.TIME_LIMIT : l.contains("DUE TO PREEMPTION") ? Event.PREEMPTED
-                    : l.contains("DUE TO NODE FAIL") ? Event.NODE_FAIL : Event.CANCELLED;
+                    : l.contains("DUE TO NODE FAIL") ? Event.NODE_FAIL : l.contains("DUE TO TASK FAILURE") ? Event.EXITED
+                    : Event.CANCELLED;
             return ev(or(k, "slurm"), e, id, l.substring(job).strip(), -1, probe, lineNo, l);
         }
         if (l.contains("oom_kill event") || l.contains("oom-kill event")) {

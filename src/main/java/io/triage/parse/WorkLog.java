@@ -131,6 +131,20 @@ final class WorkLog {
         for (int i = work.size() - 1; i >= 0 && lastEpoch < 0; i--) {
             lastEpoch = work.get(i).epoch();
         }
+        if ((running > 0 || waiting > 0) && every > 0) {
+            // requests pending and a server that logs its batches while it works: an answer's access line is not
+            // progress on its own (uvicorn logs a streamed answer's 200 when its headers go out, before any token),
+            // so the silence runs from the newest line of its batches
+            long lastBatch = -1;
+            for (int i = work.size() - 1; i >= 0 && lastBatch < 0; i--) {
+                if (work.get(i).epoch() >= 0 && cadence.byMarker(work.get(i).markerId()).isPresent()) {
+                    lastBatch = work.get(i).epoch();
+                }
+            }
+            if (lastBatch >= 0) {
+                lastEpoch = lastBatch;
+            }
+        }
         long silence = clock >= 0 && lastEpoch >= 0 ? Math.max(0, clock - lastEpoch) : -1;
         if (clock < 0 && logClock >= 0 && lastEpoch >= 0 && running + waiting > 0
                 && stallAfter >= 0 && logClock - lastEpoch > stallAfter) {
