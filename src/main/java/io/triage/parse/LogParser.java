@@ -138,6 +138,8 @@ final class LogParser {
         entries = entries.subList(firstRead, total);
         int n = entries.size();
         long[] epochs = java.util.Arrays.copyOfRange(allEpochs, firstRead, total);
+        List<Entry> read = entries;
+        progressBarTimes(i -> read.get(i).text(), epochs);
         List<List<Marker>> matched = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatched, firstRead, total));
         List<List<LinePattern.Match>> matchers = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatchers, firstRead, total));
         int[] runOf = new int[n];
@@ -450,5 +452,103 @@ final class LogParser {
             }
         }
         return b.toString();
+    }
+
+    /**
+     * Gives a progress bar's lines without a timestamp of their own (tqdm: {@code Loading safetensors checkpoint
+     * shards:  38% Completed | 41/109 [21:50<36:13, 31.97s/it]}) the earliest time they can have been written: a
+     * bar prints its first line when it starts, after every line before it in the log, so a line of the bar was
+     * written no earlier than the newest timestamp before the bar's first line seen, plus the time the bar counted
+     * since then. A weights load that moves on for half an hour under one timestamped line is then recent, not
+     * silent. A bar whose count goes back is a new bar.
+     */
+    static void progressBarTimes(java.util.function.IntFunction<String> line, long[] epochs) {
+        Map<String, long[]> bars = new HashMap<>(); // label -> {earliest start, last elapsed}
+        long[] estimated = null;
+        long prevTs = -1;
+        for (int i = 0; i < epochs.length; i++) {
+            if (epochs[i] >= 0) {
+                prevTs = epochs[i];
+                continue;
+            }
+            String text = line.apply(i);
+            if (text.length() > 4096 || text.indexOf('%') < 0 || text.indexOf('[') < 0) {
+                continue;
+            }
+            long elapsed = barElapsed(text);
+            String label = elapsed < 0 ? null : barLabel(text);
+            if (label == null) {
+                continue;
+            }
+            long[] bar = bars.get(label);
+            if (bar == null || elapsed < bar[1]) {
+                if (prevTs < 0) {
+                    bars.remove(label);
+                    continue;
+                }
+                bar = new long[] {prevTs - elapsed, elapsed};
+                bars.put(label, bar);
+            }
+            bar[1] = elapsed;
+            if (estimated == null) {
+                estimated = new long[epochs.length];
+                java.util.Arrays.fill(estimated, -1);
+            }
+            estimated[i] = bar[0] + elapsed;
+        }
+        if (estimated != null) {
+            for (int i = 0; i < epochs.length; i++) {
+                if (estimated[i] >= 0) {
+                    epochs[i] = estimated[i];
+                }
+            }
+        }
+    }
+
+    /** The seconds a tqdm bar counted, its {@code [MM:SS<} or {@code [H:MM:SS,} field (the last such), or -1. */
+    static long barElapsed(String s) {
+        for (int at = s.lastIndexOf('['); at >= 0; at = at == 0 ? -1 : s.lastIndexOf('[', at - 1)) {
+            long v = 0;
+            int fields = 0;
+            int k = at + 1;
+            while (fields < 3) {
+                int d = k;
+                while (k < s.length() && k - d < 4 && s.charAt(k) >= '0' && s.charAt(k) <= '9') {
+                    k++;
+                }
+                if (k == d || (fields > 0 && k - d != 2)) {
+                    break;
+                }
+                v = v * 60 + Long.parseLong(s, d, k, 10);
+                fields++;
+                if (k < s.length() && s.charAt(k) == ':') {
+                    k++;
+                } else {
+                    break;
+                }
+            }
+            if (fields >= 2 && k < s.length() && (s.charAt(k) == '<' || s.charAt(k) == ',' || s.charAt(k) == ']')) {
+                return v;
+            }
+        }
+        return -1;
+    }
+
+    /** What names a bar: the text before its percentage, without a leading process tag ({@code (Worker pid=1)}), or null. */
+    static String barLabel(String s) {
+        int pct = s.indexOf('%');
+        int d = pct;
+        while (d > 0 && s.charAt(d - 1) >= '0' && s.charAt(d - 1) <= '9') {
+            d--;
+        }
+        if (d == pct) {
+            return null;
+        }
+        String label = s.substring(0, d).strip();
+        if (label.startsWith("(")) {
+            int close = label.indexOf(')');
+            label = close < 0 ? label : label.substring(close + 1).strip();
+        }
+        return label.isEmpty() ? null : label;
     }
 }
