@@ -244,6 +244,12 @@ public final class FactBuilder {
         LoadParser load = new LoadParser(kb.cadence());
         guarded(capture.probes().get("metrics"), sink, p -> load.metrics(p, sink));
         guarded(capture.probes().get("du"), sink, p -> load.du(p, sink));
+        for (ProbeOutput p : capture.probes().values()) {
+            if (p.out() != null && p.out().contains(".incomplete") && !p.name().startsWith("log") && !p.name().equals("dmesg")) {
+                guarded(p, sink, o -> load.partialDownloads(o, c, z, sink));
+                break;
+            }
+        }
         ProbeOutput firstScrape = capture.probes().get("metrics");
         if (firstScrape != null && !capture.probes().containsKey("second_look")) {
             for (ProbeOutput later : capture.probes().values()) {

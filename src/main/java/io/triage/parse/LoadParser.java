@@ -362,4 +362,103 @@ final class LoadParser {
         return new GpuActivity(pattern, held, pinned, idle, first == null ? "gpus" : first.probe(),
                 first == null ? 0 : first.line(), held + " GPU(s) hold memory: " + pinned + " pinned, " + idle + " idle");
     }
+
+    /**
+     * A weights cache's listing ({@code ls -l}, any time style) with unfinished downloads ({@code *.incomplete}, as
+     * the Hugging Face hub writes them): the newest partial file, dated against the capture's clock in the host's
+     * zone (a listing without a date is of the look's day). Nothing when the capture has no clock.
+     */
+    void partialDownloads(ProbeOutput p, long clock, java.time.ZoneOffset zone, Sink sink) {
+        if (clock < 0) {
+            return;
+        }
+        java.time.LocalDate today = java.time.Instant.ofEpochSecond(clock).atOffset(zone).toLocalDate();
+        List<String> lines = sink.lines(p, 1);
+        long newest = Long.MIN_VALUE;
+        long size = -1;
+        int at = -1;
+        String name = "";
+        for (int i = 0; i < lines.size() && i < 5000; i++) {
+            String l = lines.get(i).strip();
+            if (!l.endsWith(".incomplete") || l.length() > 1024) {
+                continue;
+            }
+            String[] t = l.split("\\s+");
+            int time = -1;
+            for (int k = t.length - 2; k >= 4 && time < 0; k--) {
+                if (timeOfDay(t[k]) >= 0) {
+                    time = k;
+                }
+            }
+            if (time < 0) {
+                continue;
+            }
+            java.time.LocalDate day = today;
+            int sizeAt = time - 1;
+            if (sizeAt >= 0 && t[sizeAt].length() == 10 && digits(t[sizeAt], 0, 4) && t[sizeAt].charAt(4) == '-'
+                    && digits(t[sizeAt], 5, 7) && t[sizeAt].charAt(7) == '-' && digits(t[sizeAt], 8, 10)) {
+                try {
+                    day = java.time.LocalDate.parse(t[sizeAt]);
+                } catch (java.time.DateTimeException e) {
+                    continue;
+                }
+                sizeAt--;
+            } else if (sizeAt >= 1 && t[sizeAt].length() <= 2 && digits(t[sizeAt], 0, t[sizeAt].length()) && MONTHS.indexOf(t[sizeAt - 1]) >= 0
+                    && t[sizeAt - 1].length() == 3) {
+                try {
+                    day = java.time.LocalDate.of(today.getYear(), MONTHS.indexOf(t[sizeAt - 1]) / 3 + 1,
+                            Integer.parseInt(t[sizeAt]));
+                } catch (java.time.DateTimeException e) {
+                    continue;
+                }
+                sizeAt -= 2;
+            }
+            if (sizeAt < 0 || t[sizeAt].length() > 15 || !digits(t[sizeAt], 0, t[sizeAt].length())) {
+                continue;
+            }
+            long mtime = day.atStartOfDay().toEpochSecond(zone) + timeOfDay(t[time]);
+            if (mtime > newest) {
+                newest = mtime;
+                size = Long.parseLong(t[sizeAt]);
+                at = i + 1;
+                name = t[t.length - 1];
+            }
+        }
+        if (at > 0) {
+            sink.add(new io.triage.facts.WeightDownload(Text.excerpt(name), size, clock - newest, p.name(), at,
+                    Text.excerpt(lines.get(at - 1))));
+        }
+    }
+
+    private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+
+    /** Seconds into the day of {@code HH:MM} or {@code HH:MM:SS} (a fraction after the seconds allowed), or -1. */
+    static int timeOfDay(String s) {
+        int n = s.length();
+        if (n < 5 || s.charAt(2) != ':' || !digits(s, 0, 2) || !digits(s, 3, 5)) {
+            return -1;
+        }
+        int h = Integer.parseInt(s, 0, 2, 10);
+        int m = Integer.parseInt(s, 3, 5, 10);
+        int sec = 0;
+        if (n > 5) {
+            if (n < 8 || s.charAt(5) != ':' || !digits(s, 6, 8) || (n > 8 && (s.charAt(8) != '.' || !digits(s, 9, n)))) {
+                return -1;
+            }
+            sec = Integer.parseInt(s, 6, 8, 10);
+        }
+        return h < 24 && m < 60 && sec < 60 ? h * 3600 + m * 60 + sec : -1;
+    }
+
+    private static boolean digits(String s, int from, int to) {
+        if (from >= to) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -234,4 +234,35 @@ class ProgressSignalsTest {
     private static Gpu gpu(int index, long mem, int util) {
         return new Gpu(index, "NVIDIA H100", mem, 81559, util, 300, 50, "P0", false, "gpus", index + 1, "");
     }
+
+    @Test
+    void aPartialDownloadInTheWeightsCacheIsDatedAgainstTheLook() {
+        long clock = java.time.OffsetDateTime.parse("2026-08-14T13:31:02Z").toEpochSecond();
+        String seconds = String.join("\n",
+                "total 74436212",
+                "-rw-r--r-- 1 root root 4584408792 13:17:44 0ab1d1f2b0f6a5f0e6b8e2c7d1a3c9f6",
+                "-rw-r--r-- 1 root root 3127934976 13:31:02 a1e36f8a0c2e4b6d8f0a2c4e6b8d0f2a.incomplete",
+                "-rw-r--r-- 1 root root  604241920 13:30:41 f6d8be3f5b7d9a1c3e5f7b9d1a3c5e7f.incomplete");
+        io.triage.facts.WeightDownload d = download(seconds, clock);
+        assertEquals(0, d.ageSeconds());
+        assertEquals(3127934976L, d.sizeBytes());
+        // ls -l's own style (month, day, minute) and long-iso
+        assertEquals(2 * 3600 + 2 * 60 + 2, download("-rw-r--r-- 1 u g 12345 Aug 14 11:29 x.incomplete", clock).ageSeconds());
+        assertEquals(86400 + 62, download("-rw-r--r-- 1 u g 12345 2026-08-13 13:30 x.incomplete", clock).ageSeconds());
+        // no partial file, a garbled time, no clock: nothing
+        Sink sink = new Sink();
+        new LoadParser(CADENCE).partialDownloads(probe("hf_cache", "-rw-r--r-- 1 u g 1 13:31:02 done.safetensors\n"
+                + "-rw-r--r-- 1 u g 1 25:61:00 x.incomplete\n", 0), clock, java.time.ZoneOffset.UTC, sink);
+        new LoadParser(CADENCE).partialDownloads(probe("hf_cache", seconds, 0), -1, java.time.ZoneOffset.UTC, sink);
+        assertTrue(sink.facts().stream().noneMatch(f -> f instanceof io.triage.facts.WeightDownload), sink.facts()::toString);
+        assertEquals(-1, LoadParser.timeOfDay("13:3"));
+        assertEquals(13 * 3600 + 31 * 60 + 2, LoadParser.timeOfDay("13:31:02.318224811"));
+    }
+
+    private static io.triage.facts.WeightDownload download(String listing, long clock) {
+        Sink sink = new Sink();
+        new LoadParser(CADENCE).partialDownloads(probe("hf_cache", listing + "\n", 0), clock, java.time.ZoneOffset.UTC, sink);
+        return sink.facts().stream().filter(f -> f instanceof io.triage.facts.WeightDownload)
+                .map(f -> (io.triage.facts.WeightDownload) f).findFirst().orElseThrow(() -> new AssertionError(sink.facts()));
+    }
 }
