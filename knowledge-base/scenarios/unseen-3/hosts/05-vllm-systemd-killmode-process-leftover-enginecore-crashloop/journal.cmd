@@ -1,0 +1,1 @@
+journalctl -u vllm-coder.service -n 40 --no-pager

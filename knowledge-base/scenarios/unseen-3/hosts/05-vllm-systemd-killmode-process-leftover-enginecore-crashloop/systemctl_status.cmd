@@ -1,0 +1,1 @@
+systemctl status vllm-coder.service --no-pager

@@ -1,0 +1,1 @@
+tail -n 60 /home/priya/logs/vllm-qwen7b.log

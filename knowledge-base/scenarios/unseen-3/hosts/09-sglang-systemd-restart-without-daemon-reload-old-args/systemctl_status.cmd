@@ -1,0 +1,1 @@
+systemctl status sglang-llama.service --no-pager

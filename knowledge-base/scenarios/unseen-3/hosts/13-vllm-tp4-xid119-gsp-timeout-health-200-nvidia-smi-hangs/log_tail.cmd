@@ -1,0 +1,1 @@
+tail -n 60 /home/llm/logs/llama70b-fp8.log

@@ -1,0 +1,1 @@
+journalctl -u vllm.service -n 25 --no-pager

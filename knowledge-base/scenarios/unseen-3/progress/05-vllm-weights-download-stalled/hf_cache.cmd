@@ -1,0 +1,1 @@
+du -sm /home/mlops/.cache/huggingface/hub/models--Qwen--Qwen3-30B-A3B-Instruct-2507; ls -l --time-style=+%T /home/mlops/.cache/huggingface/hub/models--Qwen--Qwen3-30B-A3B-Instruct-2507/blobs | grep incomplete

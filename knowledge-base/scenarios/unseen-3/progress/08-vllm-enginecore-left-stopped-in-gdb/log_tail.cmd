@@ -1,0 +1,1 @@
+tail -n 60 /var/log/vllm/gemma3-27b.log

@@ -1,0 +1,1 @@
+tail -n 60 /scratch/jobs/881234/vllm-405b.log

@@ -1,0 +1,1 @@
+tail -n 60 /root/logs/dsv3-0324.log

@@ -1,0 +1,1 @@
+tail -n 60 /home/ubuntu/sglang-run.log

@@ -1,0 +1,1 @@
+stat -c '%y %s' /srv/trtllm/logs/llama70b.log

@@ -1,0 +1,1 @@
+pgrep -fa 'trtllm-serve|mpi4py|prte|python'

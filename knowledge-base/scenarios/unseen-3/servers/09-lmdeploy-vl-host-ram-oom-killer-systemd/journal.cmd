@@ -1,0 +1,1 @@
+journalctl -u lmdeploy-vl --no-pager -n 12

@@ -1,0 +1,1 @@
+docker logs --tail 60 lmdeploy-glm4 2>&1

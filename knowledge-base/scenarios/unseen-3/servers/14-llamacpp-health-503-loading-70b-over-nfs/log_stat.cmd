@@ -1,0 +1,1 @@
+stat -c '%y %s' /var/log/llama/server.log

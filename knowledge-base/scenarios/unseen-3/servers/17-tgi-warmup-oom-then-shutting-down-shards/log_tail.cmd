@@ -1,0 +1,1 @@
+docker logs --tail 60 tgi-mistral-small 2>&1

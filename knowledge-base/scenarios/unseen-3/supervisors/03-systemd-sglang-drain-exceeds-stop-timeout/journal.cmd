@@ -1,0 +1,1 @@
+journalctl -u sglang.service --no-pager -n 40

@@ -1,0 +1,1 @@
+journalctl -u vllm.service --no-pager -n 40

@@ -1,0 +1,1 @@
+journalctl -u ollama.service --no-pager -n 60

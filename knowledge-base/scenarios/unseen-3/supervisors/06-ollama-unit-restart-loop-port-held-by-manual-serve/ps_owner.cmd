@@ -1,0 +1,1 @@
+ps -o user,pid,lstart,args -p 52104

@@ -1,0 +1,1 @@
+docker logs --tail 60 vllm-mistral 2>&1
