@@ -143,7 +143,7 @@ final class LogParser {
         List<List<Marker>> matched = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatched, firstRead, total));
         List<List<LinePattern.Match>> matchers = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatchers, firstRead, total));
         int[] runOf = new int[n];
-        int run = cutRuns(matched, runOf);
+        int run = cutRuns(matched, runOf, epochs);
         int current = run;
         boolean[] keep = routineKept(matched, matchers, runOf, epochs);
         List<WorkLog.Line> workLines = new ArrayList<>();
@@ -239,8 +239,12 @@ final class LogParser {
      * A run starts at an argument dump; a run-start line opens one only where the log has no argument
      * dumps at all (or before the first), and only after the previous run ended or became ready.
      */
-    private static int cutRuns(List<List<Marker>> matched, int[] runOf) {
+    /** How much older than the newest line read a start may be and still start a run (clocks of two sources differ). */
+    private static final long STALE_START_SECONDS = 60;
+
+    private static int cutRuns(List<List<Marker>> matched, int[] runOf, long[] epochs) {
         boolean anyArgs = false;
+        long newest = -1; // the newest timestamp read so far: a start older than it is another source's past
         for (List<Marker> ms : matched) {
             anyArgs |= ms != null && has(ms, "server-args");
         }
@@ -250,7 +254,13 @@ final class LogParser {
         java.util.Set<String> runArgs = new java.util.HashSet<>(); // the argument dumps the current run printed
         for (int i = 0; i < matched.size(); i++) {
             List<Marker> ms = matched.get(i);
-            if (ms != null) {
+            // a start stamped well before a line already read is out of order: another log appended after this one
+            // (a unit's journal after the server's file) retelling its past, not a new launch
+            boolean stale = epochs[i] >= 0 && newest >= 0 && epochs[i] < newest - STALE_START_SECONDS;
+            if (epochs[i] > newest) {
+                newest = epochs[i];
+            }
+            if (ms != null && !stale) {
                 boolean args = has(ms, "server-args");
                 boolean start = has(ms, "run-start");
                 // one launch may print more than one dump (vLLM: the API server's non-default args, then the engine's
