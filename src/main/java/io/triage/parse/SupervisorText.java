@@ -142,7 +142,12 @@ public final class SupervisorText {
             return ev(or(k, "systemd"), Event.STOP_REQUESTED, what.strip(), "", -1, probe, lineNo, l);
         }
         // ----- kubelet and the scheduler (events, as kubectl describe and kubectl get events print them)
+        // the kubelet restarts a container for a failed startup probe just as for a liveness one
+        // ("Container %s failed %s probe, will be restarted", pkg/kubelet/kuberuntime): the same kill
         int lk = l.indexOf(" failed liveness probe, will be restarted");
+        if (lk < 0) {
+            lk = l.indexOf(" failed startup probe, will be restarted");
+        }
         if (lk >= 0) {
             String before = l.substring(0, lk);
             int c = before.lastIndexOf("Container ");
@@ -150,6 +155,9 @@ public final class SupervisorText {
                     probe, lineNo, l);
         }
         int lf = l.indexOf("Liveness probe failed");
+        if (lf < 0) {
+            lf = l.indexOf("Startup probe failed");
+        }
         if (lf >= 0) {
             return ev(or(k, "kubernetes"), Event.LIVENESS_FAILED, "", l.substring(lf).strip(), -1, probe, lineNo, l);
         }
