@@ -42,6 +42,10 @@ final class LogParser {
      * returns overwrote (progress bars), the last non-empty segment.
      */
     static String clean(String line) {
+        if (line.startsWith("{\"log\":\"")) {
+            String inner = dockerJsonLog(line);
+            line = inner == null ? line : inner;
+        }
         String s = line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line;
         // from the end, without copying: a line of ten thousand blank overwrites stays linear
         int end = s.length();
@@ -54,6 +58,54 @@ final class LogParser {
             cr = end == 0 ? -1 : s.lastIndexOf('\r', end - 1);
         }
         return end == s.length() ? s : s.substring(0, end);
+    }
+
+    /**
+     * The line a container wrote, out of Docker's json-file log ({@code /var/lib/docker/containers/ID/ID-json.log}:
+     * {@code {"log":"2026-08-04T15:46:01Z  INFO …\n","stream":"stderr","time":"…"}}), its JSON escapes undone and its
+     * newline dropped; null when the line is not such a record.
+     */
+    static String dockerJsonLog(String line) {
+        int i = 8; // after {"log":"
+        StringBuilder b = new StringBuilder(Math.min(line.length(), 8192));
+        while (i < line.length()) {
+            char c = line.charAt(i++);
+            if (c == '"') {
+                int n = b.length();
+                while (n > 0 && (b.charAt(n - 1) == '\n' || b.charAt(n - 1) == '\r')) {
+                    n--;
+                }
+                b.setLength(n);
+                return line.startsWith(",\"", i) || line.startsWith("}", i) ? b.toString() : null;
+            }
+            if (c != '\\') {
+                b.append(c);
+                continue;
+            }
+            if (i >= line.length()) {
+                return null;
+            }
+            char e = line.charAt(i++);
+            switch (e) {
+                case 'n' -> b.append('\n');
+                case 't' -> b.append('\t');
+                case 'r' -> b.append('\r');
+                case 'b', 'f' -> { }
+                case 'u' -> {
+                    if (i + 4 > line.length()) {
+                        return null;
+                    }
+                    try {
+                        b.append((char) Integer.parseInt(line, i, i + 4, 16));
+                    } catch (NumberFormatException x) {
+                        return null;
+                    }
+                    i += 4;
+                }
+                default -> b.append(e); // \" \\ \/
+            }
+        }
+        return null;
     }
 
     private static boolean blank(String s, int from, int to) {
