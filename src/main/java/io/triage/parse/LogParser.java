@@ -42,9 +42,11 @@ final class LogParser {
      * returns overwrote (progress bars), the last non-empty segment.
      */
     static String clean(String line) {
-        if (line.startsWith("{\"log\":\"")) {
-            String inner = dockerJsonLog(line);
-            line = inner == null ? line : inner;
+        int json = line.indexOf("{\"log\":\"");
+        if (json >= 0 && json < 64) {
+            // a record read from the file, or shown behind a prefix (compose's "service  | ")
+            String inner = dockerJsonLog(json == 0 ? line : line.substring(json));
+            line = inner == null ? line : line.substring(0, json) + inner;
         }
         String s = line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line;
         // from the end, without copying: a line of ten thousand blank overwrites stays linear

@@ -15,6 +15,7 @@ class DockerJsonLogTest {
                 LogParser.dockerJsonLog(record));
         assertEquals("2026-08-04T15:46:01.415456Z  INFO text_generation_router: \"Success\" x", LogParser.clean(record));
         assertEquals("a\\b/c", LogParser.dockerJsonLog("{\"log\":\"a\\\\b\\/c\\n\"}"));
+        assertEquals("tgi-1  | x y", LogParser.clean("tgi-1  | {\"log\":\"x y\\n\",\"stream\":\"stdout\"}"));
     }
 
     @Test
