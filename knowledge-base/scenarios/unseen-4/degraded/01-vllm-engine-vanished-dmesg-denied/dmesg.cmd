@@ -1,0 +1,1 @@
+set -o pipefail; dmesg -T 2>&1 | tail -20

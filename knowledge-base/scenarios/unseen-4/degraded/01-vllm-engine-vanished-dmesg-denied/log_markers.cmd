@@ -1,0 +1,1 @@
+set -o pipefail; grep -n -E 'server_args|Shutting down|launch_server|fired up|Traceback|Error|Killed|address already' /srv/llm/logs/vllm-llama33-70b.log | tail -30

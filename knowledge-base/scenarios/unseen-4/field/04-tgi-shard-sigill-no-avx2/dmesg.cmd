@@ -1,0 +1,1 @@
+sudo dmesg | tail -3

@@ -1,0 +1,1 @@
+tail -n 40 /var/log/llm/qwen32b.log

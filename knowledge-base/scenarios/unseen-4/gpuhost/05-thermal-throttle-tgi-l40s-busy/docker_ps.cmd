@@ -1,0 +1,1 @@
+docker ps --format 'table {{.Names}}\t{{.Status}}\t{{.Ports}}'

@@ -1,0 +1,1 @@
+ipmitool sdr type Fan

@@ -1,0 +1,1 @@
+tail -n 60 /var/lib/docker/containers/9f3c1be07a5d4c21b8e6f0a2d7c9e4b1536a8d2f0e7c4b9a1d3f5e8c6b2a7d40/9f3c1be07a5d4c21b8e6f0a2d7c9e4b1536a8d2f0e7c4b9a1d3f5e8c6b2a7d40-json.log

@@ -1,0 +1,1 @@
+tail -n 4 /var/log/apt/history.log

@@ -1,0 +1,1 @@
+journalctl -u vllm-qwen235 -n 10 --no-pager

@@ -1,0 +1,1 @@
+systemctl status nvidia-fabricmanager --no-pager

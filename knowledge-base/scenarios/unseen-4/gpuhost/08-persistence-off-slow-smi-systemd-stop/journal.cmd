@@ -1,0 +1,1 @@
+journalctl -u vllm-llama70b -n 5 --no-pager

@@ -1,0 +1,1 @@
+nvidia-smi nvlink -s -i 5

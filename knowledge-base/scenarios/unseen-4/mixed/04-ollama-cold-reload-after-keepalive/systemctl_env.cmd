@@ -1,0 +1,1 @@
+systemctl show ollama -p Environment

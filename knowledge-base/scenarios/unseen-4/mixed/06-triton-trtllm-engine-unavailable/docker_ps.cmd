@@ -1,0 +1,1 @@
+docker ps --no-trunc --format '{{.ID}} {{.Image}} {{.Status}} {{.Names}}' --filter name=triton

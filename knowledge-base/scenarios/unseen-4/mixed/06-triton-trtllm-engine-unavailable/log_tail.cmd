@@ -1,0 +1,1 @@
+tail -n 60 /srv/triton/logs/server.log

@@ -1,0 +1,1 @@
+journalctl -u lmdeploy --no-pager -n 25
