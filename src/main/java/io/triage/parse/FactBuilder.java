@@ -245,7 +245,9 @@ public final class FactBuilder {
         guarded(capture.probes().get("metrics"), sink, p -> load.metrics(p, sink));
         guarded(capture.probes().get("du"), sink, p -> load.du(p, sink));
         for (ProbeOutput p : capture.probes().values()) {
-            if (p.out() != null && p.out().contains(".incomplete") && !p.name().startsWith("log") && !p.name().equals("dmesg")) {
+            // a listing is an extra probe's output: the standard probes and the logs are not looked through
+            if (!p.name().startsWith("log") && !NOT_LISTINGS.contains(p.name()) && p.out() != null
+                    && p.out().contains(".incomplete")) {
                 guarded(p, sink, o -> load.partialDownloads(o, c, z, sink));
                 break;
             }
@@ -417,6 +419,12 @@ public final class FactBuilder {
         return STANDARD_PROBES.contains(name) || KERNEL_LOGS.contains(name) || name.equals("docker_ps")
                 || name.equals("podman_ps") || name.contains("apt") || isOtherLog(name) || SupervisorParsers.reads(name);
     }
+
+    /** Probes none of which lists a weights cache: the standard ones and the supervisors' records. */
+    private static final java.util.Set<String> NOT_LISTINGS = java.util.Set.of("health", "gpus", "gpu_apps", "pgrep",
+            "ps", "listen", "dmesg", "nvidia_smi_full", "date", "journal", "systemctl_status", "docker_ps",
+            "docker_inspect", "docker_logs", "kubectl_describe_pod", "kubectl_get", "kubectl_logs_previous", "metrics",
+            "models", "first_look", "second_look", "gpu_throttle", "nvidia_smi_q");
 
     private static boolean isOtherLog(String name) {
         if (name.equals("log_tail") || name.equals("log_markers") || name.contains("apt") || name.contains("dmesg")

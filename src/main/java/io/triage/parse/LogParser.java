@@ -42,7 +42,11 @@ final class LogParser {
      * returns overwrote (progress bars), the last non-empty segment.
      */
     static String clean(String line) {
-        int json = line.indexOf("{\"log\":\"");
+        int brace = -1;
+        for (int i = 0, n = Math.min(line.length(), 64); i < n && brace < 0; i++) {
+            brace = line.charAt(i) == '{' ? i : -1;
+        }
+        int json = brace < 0 ? -1 : line.indexOf("{\"log\":\"", brace);
         if (json >= 0 && json < 64) {
             // a record read from the file, or shown behind a prefix (compose's "service  | ")
             String inner = dockerJsonLog(json == 0 ? line : line.substring(json));

@@ -144,8 +144,9 @@ public final class SupervisorText {
         // ----- kubelet and the scheduler (events, as kubectl describe and kubectl get events print them)
         // the kubelet restarts a container for a failed startup probe just as for a liveness one
         // ("Container %s failed %s probe, will be restarted", pkg/kubelet/kuberuntime): the same kill
-        int lk = l.indexOf(" failed liveness probe, will be restarted");
-        if (lk < 0) {
+        boolean probeLine = l.indexOf(" probe") >= 0;
+        int lk = probeLine ? l.indexOf(" failed liveness probe, will be restarted") : -1;
+        if (probeLine && lk < 0) {
             lk = l.indexOf(" failed startup probe, will be restarted");
         }
         if (lk >= 0) {
@@ -154,8 +155,8 @@ public final class SupervisorText {
             return ev(or(k, "kubernetes"), Event.LIVENESS_KILL, c >= 0 ? before.substring(c + 10).strip() : "", "", -1,
                     probe, lineNo, l);
         }
-        int lf = l.indexOf("Liveness probe failed");
-        if (lf < 0) {
+        int lf = probeLine ? l.indexOf("Liveness probe failed") : -1;
+        if (probeLine && lf < 0) {
             lf = l.indexOf("Startup probe failed");
         }
         if (lf >= 0) {

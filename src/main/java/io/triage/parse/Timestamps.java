@@ -73,17 +73,17 @@ final class Timestamps {
         if (sys != NOT_SYSLOG) {
             return sys;
         }
-        for (int p = 0; p + 21 <= h; p++) {
-            if (line.charAt(p) == '[' && trtAt(line, p + 1)) {
-                return epoch(num(line, p + 7, 4), num(line, p + 1, 2), num(line, p + 4, 2), num(line, p + 12, 2),
-                        num(line, p + 15, 2), num(line, p + 18, 2), zone);
-            }
-        }
         for (int p = 0; p < h; p++) {
             int at = monthDayAt(line, p, h);
             if (at >= 0) {
                 return year <= 0 ? -1 : epoch(year, num(line, at, 2), num(line, at + 3, 2), num(line, at + 6, 2),
                         num(line, at + 9, 2), num(line, at + 12, 2), zone);
+            }
+        }
+        for (int p = line.indexOf('['); p >= 0 && p + 21 <= h; p = line.indexOf('[', p + 1)) {
+            if (trtAt(line, p + 1)) {
+                return epoch(num(line, p + 7, 4), num(line, p + 1, 2), num(line, p + 4, 2), num(line, p + 12, 2),
+                        num(line, p + 15, 2), num(line, p + 18, 2), zone);
             }
         }
         return -1;

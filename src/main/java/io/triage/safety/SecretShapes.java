@@ -47,6 +47,9 @@ public final class SecretShapes {
 
     private final Set<String> names;
     private final Set<String> headerNames;
+    /** The same names as an array (looked at for every word), and the length of the shortest. */
+    private final String[] headerArray;
+    private final int shortestHeader;
     private final List<TokenGate> prefixes;
     /** Secret and header names (normalised) by length, for a look-up without allocating. */
     private final List<List<String>> byLength = new ArrayList<>();
@@ -81,6 +84,8 @@ public final class SecretShapes {
         this.gated = gated;
         this.names = names;
         this.headerNames = headerNames;
+        this.headerArray = headerNames.toArray(new String[0]);
+        this.shortestHeader = headerNames.stream().mapToInt(String::length).min().orElse(0);
         this.prefixes = prefixes;
         for (Set<String> set : List.of(names, headerNames)) {
             for (String w : set) {
@@ -287,8 +292,8 @@ public final class SecretShapes {
             }
         }
         // a header name may end a word after a '_' (X_Authorization: …): its pattern allows that
-        if (found == 0) {
-            for (String h : headerNames) {
+        if (found == 0 && to - from > shortestHeader) {
+            for (String h : headerArray) {
                 int at = to - h.length();
                 if (at > from && s.charAt(at - 1) == '_' && sameName(s, at, h) && valueFollows(s, at, to, false, true)) {
                     found = NAME;

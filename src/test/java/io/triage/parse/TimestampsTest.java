@@ -72,15 +72,15 @@ class TimestampsTest {
             return epoch(year, MONTHS.indexOf(m.group(1)) / 3 + 1, Integer.parseInt(day), Integer.parseInt(m.group(5)),
                     Integer.parseInt(m.group(6)), Integer.parseInt(m.group(7)), zone);
         }
+        m = MONTH_DAY.matcher(head);
+        if (m.find()) {
+            return year <= 0 ? -1 : epoch(year, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                    Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), zone);
+        }
         m = TRT.matcher(head);
         if (m.find()) {
             return epoch(Integer.parseInt(m.group(3)), Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
                     Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), Integer.parseInt(m.group(6)), zone);
-        }
-        m = MONTH_DAY.matcher(head);
-        if (m.find() && year > 0) {
-            return epoch(year, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                    Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), zone);
         }
         return -1;
     }
