@@ -34,19 +34,15 @@ class KeyValueFilesTest {
     @Test
     void severalPairsOnOneLineAreSeveralPairs() throws Exception {
         Capture c = read("server=ollama port=11434 log=/var/log/ollama.log\n", "launched_at=2026-12-01T10:00:00Z  max_model_len=32768\n");
-        assertEquals("ollama", c.target().get("server"));
-        assertEquals("11434", c.target().get("port"));
-        assertEquals("/var/log/ollama.log", c.target().get("log"));
-        assertEquals("2026-12-01T10:00:00Z", c.intent().get("launched_at"));
-        assertEquals("32768", c.intent().get("max_model_len"));
+        assertEquals(Map.of("server", "ollama", "port", "11434", "log", "/var/log/ollama.log"), c.target());
+        assertEquals(Map.of("launched_at", "2026-12-01T10:00:00Z", "max_model_len", "32768"), c.intent());
     }
 
     @Test
     void aBlankInsideAValueStaysInTheValue() throws Exception {
         Capture c = read("log=/data/my logs/vllm.log port=8000\n", "extra=--max-model-len=4096 --tp 2\n");
-        assertEquals("/data/my logs/vllm.log", c.target().get("log"));
-        assertEquals("8000", c.target().get("port"));
-        assertEquals("--max-model-len=4096 --tp 2", c.intent().get("extra"));
+        assertEquals(Map.of("log", "/data/my logs/vllm.log", "port", "8000"), c.target());
+        assertEquals(Map.of("extra", "--max-model-len=4096 --tp 2"), c.intent());
     }
 
     @Test
