@@ -243,6 +243,7 @@ public final class FactBuilder {
         // busy-hung: the server's own load, and what moved between the second look's two samples
         LoadParser load = new LoadParser(kb.cadence());
         guarded(capture.probes().get("metrics"), sink, p -> load.metrics(p, sink));
+        guarded(capture.probes().get("models"), sink, p -> servedModels(p, sink));
         guarded(capture.probes().get("du"), sink, p -> load.du(p, sink));
         for (ProbeOutput p : capture.probes().values()) {
             // a listing is an extra probe's output: the standard probes and the logs are not looked through
@@ -419,6 +420,47 @@ public final class FactBuilder {
         return STANDARD_PROBES.contains(name) || KERNEL_LOGS.contains(name) || name.equals("docker_ps")
                 || name.equals("podman_ps") || name.contains("apt") || isOtherLog(name) || SupervisorParsers.reads(name);
     }
+
+    /** Most model ids read from one answer of the models endpoint. */
+    private static final int MAX_MODELS = 256;
+
+    /**
+     * The models the server says it serves: {@code /v1/models} ({@code {"data":[{"id":…}]}}, an OpenAI-compatible
+     * server's base models and loaded LoRA adapters) or Ollama's {@code /api/tags} ({@code {"models":[{"name":…}]}}),
+     * each a {@code served_model} argument of source {@code models}. Text that is not such JSON is left unread.
+     */
+    private static void servedModels(ProbeOutput p, Sink sink) {
+        String out = p.outOrEmpty().strip();
+        int start = out.indexOf('{');
+        if (start < 0) {
+            return;
+        }
+        com.fasterxml.jackson.databind.JsonNode root;
+        try {
+            root = MODELS_JSON.readTree(out.substring(start));
+        } catch (java.io.IOException | RuntimeException e) {
+            sink.unparseable(p.name(), "not a models list (JSON)", 1, Text.excerpt(out));
+            return;
+        }
+        if (root == null) {
+            return;
+        }
+        com.fasterxml.jackson.databind.JsonNode list = root.has("data") ? root.get("data") : root.get("models");
+        if (list == null || !list.isArray()) {
+            return;
+        }
+        int n = 0;
+        for (com.fasterxml.jackson.databind.JsonNode m : list) {
+            com.fasterxml.jackson.databind.JsonNode id = m.has("id") ? m.get("id") : m.get("name");
+            if (id == null || !id.isTextual() || n++ >= MAX_MODELS) {
+                continue;
+            }
+            String v = Text.excerpt(id.asText());
+            sink.add(new ServerArg("served_model", v, "models", true, -1, -1, p.name(), 1, "served model " + v));
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper MODELS_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** Probes none of which lists a weights cache: the standard ones and the supervisors' records. */
     private static final java.util.Set<String> NOT_LISTINGS = java.util.Set.of("health", "gpus", "gpu_apps", "pgrep",

@@ -74,6 +74,22 @@ class BadInputTest {
     }
 
     @Test
+    void aModelsAnswerThatIsNotJsonIsReportedAndDecidesNothing() throws Exception {
+        Files.writeString(tmp.resolve("target.txt"), "server=vllm port=8000\n");
+        Files.writeString(tmp.resolve("intent.txt"), "served_model=support-v7\n");
+        Files.writeString(tmp.resolve("health.out"), "200 0.01\n");
+        Files.writeString(tmp.resolve("models.out"), "<html>502 Bad Gateway</html> {\"data\": [{\"id\": \n");
+        Files.writeString(tmp.resolve("_probes.txt"), "health rc=0 seconds=0.01\nmodels rc=0 seconds=0.01\n");
+        Diagnosis d = replay(tmp);
+        assertTrue(d.coverage().unparseable().stream().anyMatch(u -> u.toString().contains("models")), d.coverage().toString());
+        assertFalse(d.cause().equals("config-mismatch"), "a broken answer says nothing of the models served");
+
+        // the same look with an answer that lists other models: the intended one is not served
+        Files.writeString(tmp.resolve("models.out"), "{\"object\":\"list\",\"data\":[{\"id\":\"llama31-8b\"},{\"id\":7}]}\n");
+        assertEquals("config-mismatch", replay(tmp).cause());
+    }
+
+    @Test
     void nonUtf8BytesInTheLogStillLetItBeRead() throws Exception {
         Files.writeString(tmp.resolve("target.txt"), "server=sglang\nport=30000\n");
         byte[] head = "[2026-11-30 00:30:55] Load weight begin. caf\u00e9 ".getBytes(StandardCharsets.ISO_8859_1);

@@ -1,0 +1,1 @@
+docker logs --tail 80 vllm-support 2>&1
