@@ -1,0 +1,1 @@
+tail -n 60 /data/sglang/logs/llama70b.log

@@ -1,0 +1,1 @@
+tail -n 60 /scratch/sglang/dsv3.log
