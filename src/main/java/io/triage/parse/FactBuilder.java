@@ -243,11 +243,11 @@ public final class FactBuilder {
         // busy-hung: the server's own load, and what moved between the second look's two samples
         LoadParser load = new LoadParser(kb.cadence());
         guarded(capture.probes().get("metrics"), sink, p -> load.metrics(p, sink));
-        guarded(capture.probes().get("models"), sink, p -> servedModels(p, sink));
+        guarded(capture.probes().get("models"), sink, p -> ModelsParser.served(p, sink));
         guarded(capture.probes().get("du"), sink, p -> load.du(p, sink));
         for (ProbeOutput p : capture.probes().values()) {
             // a listing is an extra probe's output: the standard probes and the logs are not looked through
-            if (!p.name().startsWith("log") && !NOT_LISTINGS.contains(p.name()) && p.out() != null
+            if (!readsByName(p.name()) && p.out() != null
                     && p.out().contains(".incomplete")) {
                 guarded(p, sink, o -> load.partialDownloads(o, c, z, sink));
                 break;
@@ -421,68 +421,18 @@ public final class FactBuilder {
                 || name.equals("podman_ps") || name.contains("apt") || isOtherLog(name) || SupervisorParsers.reads(name);
     }
 
-    /** Most model ids read from one answer of the models endpoint. */
-    private static final int MAX_MODELS = 256;
-
-    /**
-     * The models the server says it serves: {@code /v1/models} ({@code {"data":[{"id":…}]}}, an OpenAI-compatible
-     * server's base models and loaded LoRA adapters) or Ollama's {@code /api/tags} ({@code {"models":[{"name":…}]}}),
-     * each a {@code served_model} argument of source {@code models}. Text that is not such JSON is left unread.
-     */
-    private static void servedModels(ProbeOutput p, Sink sink) {
-        String out = p.outOrEmpty().strip();
-        int start = out.indexOf('{');
-        if (start < 0) {
-            return;
-        }
-        com.fasterxml.jackson.databind.JsonNode root;
-        try {
-            root = MODELS_JSON.readTree(out.substring(start));
-        } catch (java.io.IOException | RuntimeException e) {
-            sink.unparseable(p.name(), "not a models list (JSON)", 1, Text.excerpt(out));
-            return;
-        }
-        if (root == null) {
-            return;
-        }
-        com.fasterxml.jackson.databind.JsonNode list = root.has("data") ? root.get("data") : root.get("models");
-        if (list == null || !list.isArray()) {
-            return;
-        }
-        int n = 0;
-        for (com.fasterxml.jackson.databind.JsonNode m : list) {
-            com.fasterxml.jackson.databind.JsonNode id = m.has("id") ? m.get("id") : m.get("name");
-            if (id == null || !id.isTextual() || n++ >= MAX_MODELS) {
-                continue;
-            }
-            String v = Text.excerpt(id.asText());
-            sink.add(new ServerArg("served_model", v, "models", true, -1, -1, p.name(), 1, "served model " + v));
-        }
-    }
-
-    private static final com.fasterxml.jackson.databind.ObjectMapper MODELS_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
-
-    /** Probes none of which lists a weights cache: the standard ones and the supervisors' records. */
-    private static final java.util.Set<String> NOT_LISTINGS = java.util.Set.of("health", "gpus", "gpu_apps", "pgrep",
-            "ps", "listen", "dmesg", "nvidia_smi_full", "date", "journal", "systemctl_status", "docker_ps",
-            "docker_inspect", "docker_logs", "kubectl_describe_pod", "kubectl_get", "kubectl_logs_previous", "metrics",
-            "models", "first_look", "second_look", "gpu_throttle", "nvidia_smi_q");
-
     private static boolean isOtherLog(String name) {
         if (name.equals("log_tail") || name.equals("log_markers") || name.contains("apt") || name.contains("dmesg")
                 || name.contains("kern")) {
             return false;
         }
-        // a docker run in the foreground prints the container's own output after the runtime's: the server's log
-        // slurm-JOBID.out: the job's own output, where srun writes what the server printed
+        // a docker run in the foreground prints the container's own output after the runtime's: the server's log;
+        // slurm-JOBID.out (slurm-JOBID_TASK.out) is the job's own output, where srun writes what the server printed
         return name.startsWith("log") || name.endsWith("_log") || name.endsWith("logs") || name.startsWith("journal")
-                || name.matches("slurm-\\d+(?:_\\d+)?")
                 || name.startsWith("kubectl_logs") || name.startsWith("crictl_logs") || name.startsWith("podman_logs")
-                || name.startsWith("docker_run") || name.startsWith("podman_run");
+                || name.startsWith("docker_run") || name.startsWith("podman_run")
+                || name.startsWith("slurm-") && name.length() > 6 && name.substring(6).chars().allMatch(c -> c == '_' || c >= '0' && c <= '9');
     }
-
-    /** A time of day as people say it: {@code 00:31} or {@code 00:31:05}. */
-    private static final Pattern TIME_OF_DAY = Pattern.compile("([01]?\\d|2[0-3]):([0-5]\\d)(?::([0-5]\\d))?");
 
     /**
      * @param clock the capture's clock (epoch seconds), or -1; a bare time of day ({@code launched_at=00:31})
@@ -495,11 +445,10 @@ public final class FactBuilder {
         if (k.equals("launched_at") || k.endsWith("_at")) {
             OffsetDateTime t = Timestamps.isoInstant(v);
             epoch = t == null ? -1 : t.toEpochSecond();
-            Matcher m = TIME_OF_DAY.matcher(v.strip());
-            if (t == null && clock >= 0 && m.matches()) {
-                OffsetDateTime at = java.time.Instant.ofEpochSecond(clock).atOffset(zone)
-                        .withHour(Integer.parseInt(m.group(1))).withMinute(Integer.parseInt(m.group(2)))
-                        .withSecond(m.group(3) == null ? 0 : Integer.parseInt(m.group(3))).withNano(0);
+            int secs = Timestamps.timeOfDay(v.strip());
+            if (t == null && clock >= 0 && secs >= 0) {
+                OffsetDateTime at = java.time.Instant.ofEpochSecond(clock).atOffset(zone).toLocalDate()
+                        .atStartOfDay().plusSeconds(secs).atOffset(zone);
                 if (at.toEpochSecond() > clock) {
                     at = at.minusDays(1);
                 }

@@ -386,7 +386,7 @@ final class LoadParser {
             String[] t = l.split("\\s+");
             int time = -1;
             for (int k = t.length - 2; k >= 4 && time < 0; k--) {
-                if (timeOfDay(t[k]) >= 0) {
+                if (Timestamps.timeOfDay(t[k]) >= 0) {
                     time = k;
                 }
             }
@@ -395,28 +395,21 @@ final class LoadParser {
             }
             java.time.LocalDate day = today;
             int sizeAt = time - 1;
-            if (sizeAt >= 0 && t[sizeAt].length() == 10 && digits(t[sizeAt], 0, 4) && t[sizeAt].charAt(4) == '-'
-                    && digits(t[sizeAt], 5, 7) && t[sizeAt].charAt(7) == '-' && digits(t[sizeAt], 8, 10)) {
-                try {
-                    day = java.time.LocalDate.parse(t[sizeAt]);
-                } catch (java.time.DateTimeException e) {
-                    continue;
-                }
+            if (sizeAt >= 0 && Timestamps.isoInstant(t[sizeAt] + "T00:00:00Z") != null) {
+                day = java.time.LocalDate.parse(t[sizeAt]); // long-iso: 2026-08-14 13:31
                 sizeAt--;
-            } else if (sizeAt >= 1 && t[sizeAt].length() <= 2 && digits(t[sizeAt], 0, t[sizeAt].length()) && MONTHS.indexOf(t[sizeAt - 1]) >= 0
-                    && t[sizeAt - 1].length() == 3) {
-                try {
-                    day = java.time.LocalDate.of(today.getYear(), MONTHS.indexOf(t[sizeAt - 1]) / 3 + 1,
-                            Integer.parseInt(t[sizeAt]));
-                } catch (java.time.DateTimeException e) {
+            } else if (sizeAt >= 1 && Timestamps.month(t[sizeAt - 1]) > 0 && t[sizeAt].length() <= 2) {
+                try { // ls's own style: Aug 14 13:31
+                    day = java.time.LocalDate.of(today.getYear(), Timestamps.month(t[sizeAt - 1]), Integer.parseInt(t[sizeAt]));
+                } catch (RuntimeException e) {
                     continue;
                 }
                 sizeAt -= 2;
             }
-            if (sizeAt < 0 || t[sizeAt].length() > 15 || !digits(t[sizeAt], 0, t[sizeAt].length())) {
+            if (sizeAt < 0 || !size(t[sizeAt])) {
                 continue;
             }
-            long mtime = day.atStartOfDay().toEpochSecond(zone) + timeOfDay(t[time]);
+            long mtime = day.atStartOfDay().toEpochSecond(zone) + Timestamps.timeOfDay(t[time]);
             if (mtime > newest) {
                 newest = mtime;
                 size = Long.parseLong(t[sizeAt]);
@@ -430,31 +423,12 @@ final class LoadParser {
         }
     }
 
-    private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
-
-    /** Seconds into the day of {@code HH:MM} or {@code HH:MM:SS} (a fraction after the seconds allowed), or -1. */
-    static int timeOfDay(String s) {
-        int n = s.length();
-        if (n < 5 || s.charAt(2) != ':' || !digits(s, 0, 2) || !digits(s, 3, 5)) {
-            return -1;
-        }
-        int h = Integer.parseInt(s, 0, 2, 10);
-        int m = Integer.parseInt(s, 3, 5, 10);
-        int sec = 0;
-        if (n > 5) {
-            if (n < 8 || s.charAt(5) != ':' || !digits(s, 6, 8) || (n > 8 && (s.charAt(8) != '.' || !digits(s, 9, n)))) {
-                return -1;
-            }
-            sec = Integer.parseInt(s, 6, 8, 10);
-        }
-        return h < 24 && m < 60 && sec < 60 ? h * 3600 + m * 60 + sec : -1;
-    }
-
-    private static boolean digits(String s, int from, int to) {
-        if (from >= to) {
+    /** Whether {@code s} is a run of 1 to 15 ASCII digits (a file size). */
+    private static boolean size(String s) {
+        if (s.isEmpty() || s.length() > 15) {
             return false;
         }
-        for (int i = from; i < to; i++) {
+        for (int i = 0; i < s.length(); i++) {
             if (s.charAt(i) < '0' || s.charAt(i) > '9') {
                 return false;
             }

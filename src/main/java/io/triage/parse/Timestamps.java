@@ -89,6 +89,51 @@ final class Timestamps {
         return -1;
     }
 
+    /** The month (1-12) of its English three-letter abbreviation ({@code Aug}), or 0. */
+    static int month(String abbrev) {
+        int at = abbrev.length() == 3 ? MONTHS.indexOf(abbrev) : -1;
+        return at >= 0 && at % 3 == 0 ? at / 3 + 1 : 0;
+    }
+
+    /**
+     * Seconds into the day of a time of day as people and {@code ls} write it: {@code 9:30}, {@code 00:31},
+     * {@code 00:31:05}, {@code 13:31:02.318} (a fraction after the seconds is dropped), or -1.
+     */
+    static int timeOfDay(String s) {
+        int colon = s.indexOf(':');
+        if (colon < 1 || colon > 2 || s.length() < colon + 3) {
+            return -1;
+        }
+        int h = digits(s, 0, colon);
+        int m = digits(s, colon + 1, colon + 3);
+        int sec = 0;
+        int end = colon + 3;
+        if (end < s.length()) {
+            if (s.charAt(end) != ':' || s.length() < end + 3) {
+                return -1;
+            }
+            sec = digits(s, end + 1, end + 3);
+            int frac = end + 3;
+            if (frac < s.length() && (s.charAt(frac) != '.' || digits(s, frac + 1, s.length()) < 0)) {
+                return -1;
+            }
+        }
+        return h >= 0 && h < 24 && m >= 0 && m < 60 && sec >= 0 && sec < 60 ? h * 3600 + m * 60 + sec : -1;
+    }
+
+    /** The number the ASCII digits {@code s[from, to)} spell (at most nine), or -1 when one is not a digit. */
+    private static int digits(String s, int from, int to) {
+        if (from >= to || to - from > 9) {
+            return -1;
+        }
+        for (int i = from; i < to; i++) {
+            if (!digit(s, i)) {
+                return -1;
+            }
+        }
+        return num(s, from, to - from);
+    }
+
     /** {@link #syslog}'s answer for a line that does not open with such a stamp. */
     private static final long NOT_SYSLOG = -2;
 

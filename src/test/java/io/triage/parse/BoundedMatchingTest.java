@@ -40,8 +40,6 @@ class BoundedMatchingTest {
         REVIEWED.put("^\\s*(\\d{3})\\s+(\\d+(?:\\.\\d+)?)\\s*$", "anchored (matches()); adjacent classes disjoint");
         REVIEWED.put("^\\s*(\\d{3})\\s*$", "anchored, fixed digits");
         REVIEWED.put("curl: \\((\\d+)\\)", "literal first");
-        REVIEWED.put("([01]?\\d|2[0-3]):([0-5]\\d)(?::([0-5]\\d))?",
-                "matches() on an operator's intent value; fixed widths, at most eight characters examined");
         REVIEWED.put("^\\s*(\\d+)\\s+(.+)$", "anchored (matches()); adjacent classes disjoint");
         REVIEWED.put("^(?:(\\d+)-)?(?:(\\d+):)?(\\d+):(\\d+)$", "anchored; each digit run ends at a distinct separator");
         REVIEWED.put("(\\d{4})-(\\d{2})-(\\d{2})[ T](\\d{2}):(\\d{2}):(\\d{2})(?:[.,]\\d+)?(Z|[+-]\\d{2}:?\\d{2})?",

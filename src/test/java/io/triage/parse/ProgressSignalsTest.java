@@ -255,8 +255,6 @@ class ProgressSignalsTest {
                 + "-rw-r--r-- 1 u g 1 25:61:00 x.incomplete\n", 0), clock, java.time.ZoneOffset.UTC, sink);
         new LoadParser(CADENCE).partialDownloads(probe("hf_cache", seconds, 0), -1, java.time.ZoneOffset.UTC, sink);
         assertTrue(sink.facts().stream().noneMatch(f -> f instanceof io.triage.facts.WeightDownload), sink.facts()::toString);
-        assertEquals(-1, LoadParser.timeOfDay("13:3"));
-        assertEquals(13 * 3600 + 31 * 60 + 2, LoadParser.timeOfDay("13:31:02.318224811"));
     }
 
     private static io.triage.facts.WeightDownload download(String listing, long clock) {

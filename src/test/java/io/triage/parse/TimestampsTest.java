@@ -144,6 +144,20 @@ class TimestampsTest {
     }
 
     @Test
+    void timesOfDayAndMonthsAsPeopleAndLsWriteThem() {
+        assertEquals(9 * 3600 + 30 * 60, Timestamps.timeOfDay("9:30"));
+        assertEquals(31 * 60, Timestamps.timeOfDay("00:31"));
+        assertEquals(13 * 3600 + 31 * 60 + 2, Timestamps.timeOfDay("13:31:02.318224811"));
+        for (String bad : new String[] {"13:3", "24:00", "12:60", "12:30:61", "123:00", ":30", "12:30:", "12:30:05.", "12:30:05x",
+                "1a:30", "12.30", ""}) {
+            assertEquals(-1, Timestamps.timeOfDay(bad), bad);
+        }
+        assertEquals(8, Timestamps.month("Aug"));
+        assertEquals(0, Timestamps.month("ugS"));
+        assertEquals(0, Timestamps.month("August"));
+    }
+
+    @Test
     void randomLinesOfTimestampCharacters() {
         Random r = new Random(20261201);
         String[] parts = {"2026", "-", "11", "30", " ", "T", ":", "00", "31", "01", ".", ",", "214", "Z", "+", "05",
