@@ -42,12 +42,14 @@ final class LogParser {
      * returns overwrote (progress bars), the last non-empty segment.
      */
     static String clean(String line) {
-        int brace = -1;
-        for (int i = 0, n = Math.min(line.length(), 64); i < n && brace < 0; i++) {
-            brace = line.charAt(i) == '{' ? i : -1;
+        int json = -1; // a json-file record's opening, looked for in the line's head only (most lines hold no brace)
+        for (int i = 0, n = Math.min(line.length(), 64); i < n; i++) {
+            if (line.charAt(i) == '{') {
+                json = line.startsWith("{\"log\":\"", i) ? i : -1;
+                break;
+            }
         }
-        int json = brace < 0 ? -1 : line.indexOf("{\"log\":\"", brace);
-        if (json >= 0 && json < 64) {
+        if (json >= 0) {
             // a record read from the file, or shown behind a prefix (compose's "service  | ")
             String inner = dockerJsonLog(json == 0 ? line : line.substring(json));
             line = inner == null ? line : line.substring(0, json) + inner;
@@ -292,14 +294,14 @@ final class LogParser {
                 + " characters examined) was spent on newer lines", r[0], ""));
     }
 
+    /** How much older than the newest line read a start may be and still start a run (clocks of two sources differ). */
+    private static final long STALE_START_SECONDS = 60;
+
     /**
      * Cuts the log into runs and writes each line's run into {@code runOf}; returns the newest run.
      * A run starts at an argument dump; a run-start line opens one only where the log has no argument
      * dumps at all (or before the first), and only after the previous run ended or became ready.
      */
-    /** How much older than the newest line read a start may be and still start a run (clocks of two sources differ). */
-    private static final long STALE_START_SECONDS = 60;
-
     private static int cutRuns(List<List<Marker>> matched, int[] runOf, long[] epochs) {
         boolean anyArgs = false;
         long newest = -1; // the newest timestamp read so far: a start older than it is another source's past
@@ -532,8 +534,7 @@ final class LogParser {
      */
     static void progressBarTimes(java.util.function.IntFunction<String> line, long[] epochs) {
         Map<String, long[]> bars = new HashMap<>(); // label -> {earliest start, last elapsed}
-        long[] estimated = null;
-        long prevTs = -1;
+        long prevTs = -1; // the newest timestamp a line carried itself (an estimate below is never one)
         for (int i = 0; i < epochs.length; i++) {
             if (epochs[i] >= 0) {
                 prevTs = epochs[i];
@@ -558,18 +559,7 @@ final class LogParser {
                 bars.put(label, bar);
             }
             bar[1] = elapsed;
-            if (estimated == null) {
-                estimated = new long[epochs.length];
-                java.util.Arrays.fill(estimated, -1);
-            }
-            estimated[i] = bar[0] + elapsed;
-        }
-        if (estimated != null) {
-            for (int i = 0; i < epochs.length; i++) {
-                if (estimated[i] >= 0) {
-                    epochs[i] = estimated[i];
-                }
-            }
+            epochs[i] = bar[0] + elapsed; // lines before i are behind the loop: this estimate feeds no later one
         }
     }
 

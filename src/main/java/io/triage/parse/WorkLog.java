@@ -127,22 +127,16 @@ final class WorkLog {
             source = "observed";
         }
         long stallAfter = stallAfter(rhythm);
+        // the newest timestamped line of work; with requests pending on a server that logs its batches while it
+        // works, the newest of its batches: an answer's access line is not progress on its own (uvicorn logs a
+        // streamed answer's 200 when its headers go out, before any token)
+        boolean batchesOnly = (running > 0 || waiting > 0) && every > 0
+                && work.stream().anyMatch(l -> l.epoch() >= 0 && cadence.byMarker(l.markerId()).isPresent());
         long lastEpoch = -1;
         for (int i = work.size() - 1; i >= 0 && lastEpoch < 0; i--) {
-            lastEpoch = work.get(i).epoch();
-        }
-        if ((running > 0 || waiting > 0) && every > 0) {
-            // requests pending and a server that logs its batches while it works: an answer's access line is not
-            // progress on its own (uvicorn logs a streamed answer's 200 when its headers go out, before any token),
-            // so the silence runs from the newest line of its batches
-            long lastBatch = -1;
-            for (int i = work.size() - 1; i >= 0 && lastBatch < 0; i--) {
-                if (work.get(i).epoch() >= 0 && cadence.byMarker(work.get(i).markerId()).isPresent()) {
-                    lastBatch = work.get(i).epoch();
-                }
-            }
-            if (lastBatch >= 0) {
-                lastEpoch = lastBatch;
+            Line l = work.get(i);
+            if (!batchesOnly || cadence.byMarker(l.markerId()).isPresent()) {
+                lastEpoch = l.epoch();
             }
         }
         long silence = clock >= 0 && lastEpoch >= 0 ? Math.max(0, clock - lastEpoch) : -1;
