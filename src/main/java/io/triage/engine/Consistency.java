@@ -782,9 +782,20 @@ public final class Consistency {
             }
         }
 
+        // a symptom a differential names as answering one of its needs is read there (rule "differential not done")
+        Set<String> answering = new LinkedHashSet<>();
+        for (io.triage.facts.DifferentialNeed n : kb.differentials()) {
+            for (String id : n.evidence()) {
+                answering.add(id);
+                if (!symptomsProduced.contains(id)) {
+                    error(yaml("differentials.yaml", "differentials", n.cause()), n.cause() + ": need '" + n.need()
+                            + "' is answered by symptom " + id + ", which no rule produces");
+                }
+            }
+        }
         // the reverse: produced, never used
         for (Map.Entry<String, Site> e : produced.get(Kind.SYMPTOM).entrySet()) {
-            if (!matched.get(Kind.SYMPTOM).containsKey(e.getKey())) {
+            if (!matched.get(Kind.SYMPTOM).containsKey(e.getKey()) && !answering.contains(e.getKey())) {
                 warn(e.getValue(), "unused", "symptom " + e.getKey() + " is produced but no rule matches it");
             }
         }

@@ -115,7 +115,7 @@ public final class KnowledgeBase {
     public record StepFile(Map<String, StepSpec> steps) { }
 
     /** One need of a cause's differential: what it answers, and the probes any one of which answers it. */
-    public record NeedSpec(String need, List<String> probes) { }
+    public record NeedSpec(String need, List<String> probes, List<String> evidence) { }
 
     /** {@code differentials.yaml}: per cause, what must have been read before it is named with high confidence. */
     public record DifferentialFile(Map<String, List<NeedSpec>> differentials) { }
@@ -301,7 +301,7 @@ public final class KnowledgeBase {
             o.strMap(new java.util.TreeMap<>(c.metrics()));
         });
         o.count(differentials.size());
-        differentials.forEach(d -> o.str(d.cause()).str(d.need()).strs(d.probes()));
+        differentials.forEach(d -> o.str(d.cause()).str(d.need()).strs(d.probes()).strs(d.evidence()));
         Path overlayDir = overlay == null ? null : overlay.knowledgeDir();
         o.count(sites.size());
         new java.util.TreeMap<>(sites).forEach((section, ids) -> {
@@ -391,7 +391,8 @@ public final class KnowledgeBase {
             Cadence cadence = new Cadence(stallFactor, minStall, workLines, cpuMoved, servers);
             List<io.triage.facts.DifferentialNeed> differentials = new ArrayList<>();
             for (int i = 0, k = in.count(); i < k; i++) {
-                differentials.add(new io.triage.facts.DifferentialNeed(in.str(), in.str(), List.copyOf(in.strs())));
+                differentials.add(new io.triage.facts.DifferentialNeed(in.str(), in.str(), List.copyOf(in.strs()),
+                        List.copyOf(in.strs())));
             }
             Path overlayDir = overlay == null ? null : overlay.knowledgeDir();
             Map<String, Map<String, Fragments.Site>> sites = new HashMap<>();
@@ -488,7 +489,12 @@ public final class KnowledgeBase {
                 String ask = "probe-" + n.probes().get(0);
                 require(txt.questions() != null && txt.questions().containsKey(ask), file, e.getKey() + ": need '"
                         + n.need() + "' starts with probe " + n.probes().get(0) + ", but texts.yaml has no question " + ask);
-                out.add(new io.triage.facts.DifferentialNeed(e.getKey(), n.need().strip(), n.probes()));
+                List<String> evidence = n.evidence() == null ? List.of() : n.evidence();
+                for (String id : evidence) {
+                    require(id != null && txt.symptoms() != null && txt.symptoms().containsKey(id), file, e.getKey()
+                            + ": need '" + n.need() + "' is answered by symptom '" + id + "', which texts.yaml does not name");
+                }
+                out.add(new io.triage.facts.DifferentialNeed(e.getKey(), n.need().strip(), n.probes(), evidence));
             }
         }
         return List.copyOf(out);
