@@ -342,7 +342,7 @@ public final class PasteRecognizer {
     // ------------------------------------------------------------------ prompts and commands
 
     /** The command a shell prompt line shows ("" for a bare prompt), or null when the line is not a prompt. */
-    static String promptCommand(String view) {
+    public static String promptCommand(String view) {
         String s = view.strip();
         if (s.isEmpty() || s.length() > 4096) {
             return null;

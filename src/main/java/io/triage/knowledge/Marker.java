@@ -44,4 +44,11 @@ public record Marker(String id, String server, String kind, LinePattern pattern,
      */
     public static final List<String> SUBTYPES = List.of("cuda-oom", "cuda-error", "nccl-error", "config-error",
             "model-load-error", "disk-full", "import-error");
+
+    /**
+     * Subtypes a {@code loading} marker may name: {@code wait}, a line a launcher repeats on a timer while it waits
+     * for a part of itself to start ("Waiting for shard to be ready"). It says start-up is pending, not that it moves:
+     * the rules read it as start-up, never as recent progress.
+     */
+    public static final List<String> LOADING_SUBTYPES = List.of("wait");
 }

@@ -115,7 +115,14 @@ public final class FactBuilder {
         int year = -1;
         ProbeOutput date = capture.probes().get("date");
         if (date != null && !date.outOrEmpty().isBlank()) {
-            String first = sink.budget().cut(date.name(), 1, Text.lines(date.outOrEmpty()).get(0));
+            // a pasted terminal shows the prompt that ran it first ("$ date -u"): the date is the line after
+            List<String> dateLines = Text.lines(date.outOrEmpty());
+            int at = 0;
+            while (at + 1 < dateLines.size() && at < 3 && (dateLines.get(at).isBlank()
+                    || io.triage.capture.PasteRecognizer.promptCommand(dateLines.get(at)) != null)) {
+                at++;
+            }
+            String first = sink.budget().cut(date.name(), at + 1, dateLines.get(at));
             OffsetDateTime odt = Timestamps.isoInstant(first);
             if (odt == null) {
                 odt = Timestamps.plainDate(first);
@@ -124,9 +131,9 @@ public final class FactBuilder {
                 clock = odt.toEpochSecond();
                 zone = odt.getOffset();
                 year = odt.getYear();
-                sink.add(new CaptureClock(clock, date.name(), 1, Text.excerpt(first)));
+                sink.add(new CaptureClock(clock, date.name(), at + 1, Text.excerpt(first)));
             } else {
-                sink.unparseable(date.name(), "not an ISO date (date -Is)", 1, Text.excerpt(first));
+                sink.unparseable(date.name(), "not an ISO date (date -Is)", at + 1, Text.excerpt(first));
             }
         }
 

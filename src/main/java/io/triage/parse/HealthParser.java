@@ -69,7 +69,9 @@ final class HealthParser {
         } else {
             status = switch (rc) {
                 case 0 -> code >= 200 && code < 300 ? "ok" : code >= 100 ? "http-error" : "other";
-                case 7 -> "refused";
+                // 56 "Recv failure: Connection reset by peer": docker's port proxy accepts, finds nothing listening
+                // in the container and resets; a bare server that resets a fresh connection does not serve either
+                case 7, 56 -> "refused";
                 case 28, 124 -> "timeout";
                 case 6 -> "dns";
                 case 22 -> "http-error";
@@ -107,7 +109,8 @@ final class HealthParser {
 
     private static String fromErrorText(String text) {
         String t = text.toLowerCase(java.util.Locale.ROOT);
-        if (t.contains("connection refused") || t.contains("couldn't connect") || t.contains("failed to connect")) {
+        if (t.contains("connection refused") || t.contains("couldn't connect") || t.contains("failed to connect")
+                || t.contains("connection reset by peer")) {
             return "refused";
         }
         if (t.contains("timed out") || t.contains("timeout")) {
