@@ -58,6 +58,8 @@ public final class PasteRecognizer {
         DOCKER_INSPECT("docker inspect", "docker_inspect"),
         DOCKER_LOGS("docker logs", "docker_logs"),
         HEALTH("health answer (curl)", "health"),
+        /** A real request's answer (curl to a completion, chat or generate endpoint): whether the engine answers. */
+        GENERATION("a real request's answer (curl)", "generate"),
         SYSTEMCTL_STATUS("systemctl status", "systemctl_status"),
         JOURNAL("journal lines (journalctl)", "journal"),
         KUBECTL_DESCRIBE("kubectl describe", "kubectl_describe_pod"),
@@ -341,6 +343,15 @@ public final class PasteRecognizer {
 
     // ------------------------------------------------------------------ prompts and commands
 
+    /**
+     * URL paths of requests for tokens (OpenAI's completions, chat and responses, TGI's and SGLang's generate, Triton's
+     * generate and infer, Ollama's generate and chat, llama.cpp's completion), lower case.
+     */
+    private static final com.google.re2j.Pattern INFERENCE_PATH = com.google.re2j.Pattern.compile(
+            "/v1/(?:chat/)?completions\\b|/v1/responses\\b|/v1/embeddings\\b|/generate(?:_stream)?\\b"
+            + "|/v2/models/[^/\\s'\"]+(?:/versions/\\d+)?/(?:generate(?:_stream)?|infer)\\b|/api/(?:generate|chat|embed)\\b"
+            + "|/completions?\\b|/infer\\b");
+
     /** The command a shell prompt line shows ("" for a bare prompt), or null when the line is not a prompt. */
     public static String promptCommand(String view) {
         String s = view.strip();
@@ -506,8 +517,13 @@ public final class PasteRecognizer {
                 };
             }
             case "curl":
-            case "wget":
-                return args.toLowerCase(Locale.ROOT).contains("health") ? Kind.HEALTH : Kind.COMMAND_OUTPUT;
+            case "wget": {
+                String lower = args.toLowerCase(Locale.ROOT);
+                if (INFERENCE_PATH.matcher(lower).find()) {
+                    return Kind.GENERATION; // a request for tokens: what it got says whether the engine works
+                }
+                return lower.contains("health") ? Kind.HEALTH : Kind.COMMAND_OUTPUT;
+            }
             case "systemctl":
                 return sub(t).equals("status") ? Kind.SYSTEMCTL_STATUS : Kind.COMMAND_OUTPUT;
             case "date":
@@ -697,6 +713,30 @@ public final class PasteRecognizer {
             return;
         }
         if (lastText < from) {
+            return;
+        }
+        if (byCommand == Kind.GENERATION) {
+            // what the request got is the generation's answer; its body is also read for what it says (an error body
+            // names the failure the client saw), but its status line is not a health probe's
+            int before = w.segments.size();
+            shapes(w, from, lastText);
+            List<PasteSegment> found = w.segments.subList(before, w.segments.size());
+            for (PasteSegment seg : found) {
+                if (seg.kind() == Kind.HEALTH) {
+                    int[] b = w.bodies.remove(seg);
+                    w.commands.remove(seg);
+                    for (int i = b[0]; i <= b[1]; i++) {
+                        w.kinds[i] = Kind.GENERATION;
+                    }
+                }
+            }
+            found.removeIf(seg -> seg.kind() == Kind.HEALTH);
+            add(w, Kind.GENERATION, How.PROMPT, command, promptLine, lastText, from, lastText);
+            for (int i = from; i <= lastText; i++) {
+                if (w.kinds[i] == null) {
+                    w.kinds[i] = Kind.GENERATION;
+                }
+            }
             return;
         }
         if (byCommand != null && byCommand != Kind.COMMAND_OUTPUT) {
@@ -1633,10 +1673,10 @@ public final class PasteRecognizer {
             switch (s.kind()) {
                 case GPU_CSV -> cmd = gpuCsv(out, cmd, notes, s);
                 case PS -> psHeader(out, cmd, notes, s);
-                case HEALTH -> httpStatus(out);
+                case HEALTH, GENERATION -> httpStatus(out);
                 default -> { }
             }
-            if (s.kind() == Kind.HEALTH && cmd != null) {
+            if ((s.kind() == Kind.HEALTH || s.kind() == Kind.GENERATION) && cmd != null) {
                 String port = urlPort(cmd);
                 if (port != null && !w.target.containsKey("port")) {
                     w.target.put("port", port);
@@ -1705,7 +1745,7 @@ public final class PasteRecognizer {
     /** What a tool printed to standard error: {@code curl: (7) …}, {@code bash: ss: command not found}. */
     private static boolean stderrLine(String v, String errPrefix, Kind kind) {
         if (v.startsWith("curl: (")) {
-            return kind == Kind.HEALTH;
+            return kind == Kind.HEALTH || kind == Kind.GENERATION;
         }
         if (v.endsWith(": command not found") && (v.startsWith("bash: ") || v.startsWith("-bash: ")
                 || v.startsWith("sh: ") || v.startsWith("zsh: "))) {

@@ -39,6 +39,11 @@ public final class FactBuilder {
     /** The probes of the capture format (the catalogue's standard ones); one that is missing is reported as absent (unknown). */
     public static final List<String> STANDARD_PROBES = io.triage.probe.ProbeCatalogue.SHIPPED.standardNames();
     /**
+     * The answer to a real request someone sent (curl to a completion or generate endpoint): never a probe of ours
+     * (the collector only reads), but what a person pastes, or saves, when health says 200 and requests hang.
+     */
+    public static final String GENERATION_PROBE = "generate";
+    /**
      * A listener line ({@code ss -ltnp}, {@code netstat -ltnp}). Host text, with wildcards a backtracking matcher
      * could try in every combination: a {@link io.triage.knowledge.LinePattern}, linear whichever engine runs it.
      */
@@ -151,6 +156,7 @@ public final class FactBuilder {
             }
         }
         guarded(capture.probes().get("health"), sink, p -> HealthParser.parse(p, sink));
+        guarded(capture.probes().get(GENERATION_PROBE), sink, p -> GenerationParser.parse(p, sink));
         guarded(capture.probes().get("gpus"), sink, p -> NvidiaSmiParser.gpuCsv(p, sink));
         guarded(capture.probes().get("gpu_apps"), sink, p -> NvidiaSmiParser.appsCsv(p, sink));
         guarded(capture.probes().get("nvidia_smi_full"), sink, p -> NvidiaSmiParser.table(p, sink));
@@ -424,7 +430,7 @@ public final class FactBuilder {
      * read by their content ({@link io.triage.capture.ByContent}).
      */
     public static boolean readsByName(String name) {
-        return STANDARD_PROBES.contains(name) || KERNEL_LOGS.contains(name) || name.equals("docker_ps")
+        return STANDARD_PROBES.contains(name) || name.equals(GENERATION_PROBE) || KERNEL_LOGS.contains(name) || name.equals("docker_ps")
                 || name.equals("podman_ps") || name.contains("apt") || isOtherLog(name) || SupervisorParsers.reads(name);
     }
 

@@ -15,6 +15,8 @@ final class HealthParser {
     private static final Pattern CODE_TIME = Pattern.compile("^\\s*(\\d{3})\\s+(\\d+(?:\\.\\d+)?)\\s*$");
     private static final Pattern CODE_ONLY = Pattern.compile("^\\s*(\\d{3})\\s*$");
     private static final Pattern CURL_ERR = Pattern.compile("curl: \\((\\d+)\\)");
+    /** The shell's exit status echoed after a silent curl: {@code rc=28}, {@code exit=7}, {@code $?=28}. */
+    private static final com.google.re2j.Pattern SHELL_RC = com.google.re2j.Pattern.compile("^\\s*(?:rc|exit|status|\\$\\?)\\s*[=:]\\s*(\\d{1,3})\\s*$");
     private static final com.google.re2j.Pattern MAX_TIME = com.google.re2j.Pattern.compile("(?:--max-time|-m)[ =]?(\\d+(?:\\.\\d+)?)");
     /** curl's {@code --max-time} when its command line does not say: the capture format's health probe. */
     private static final double DEFAULT_MAX_TIME = 5;
@@ -23,6 +25,19 @@ final class HealthParser {
     }
 
     static void parse(ProbeOutput p, Sink sink) {
+        Health h = read(p, DEFAULT_MAX_TIME, sink);
+        if (h != null) {
+            sink.add(h);
+        }
+    }
+
+    /**
+     * The answer curl printed: {@code -w '%{http_code} %{time_total}'}, its error text and exit code (or, pasted, an
+     * {@code rc=N} line of the shell after it); null, with the output reported unparseable, when it says none.
+     *
+     * @param defaultMaxTime curl's {@code --max-time} where its command line does not say, seconds
+     */
+    static Health read(ProbeOutput p, double defaultMaxTime, Sink sink) {
         String out = p.outOrEmpty();
         String err = p.errOrEmpty();
         int code = 0;
@@ -45,8 +60,18 @@ final class HealthParser {
             line = i + 1;
         }
         Integer rc = p.rc();
-        Matcher ce = CURL_ERR.matcher(err);
+        Matcher ce = CURL_ERR.matcher(err + "\n" + out);
         int curlRc = ce.find() ? Integer.parseInt(ce.group(1)) : -1;
+        if (curlRc < 0) {
+            // "curl …; echo rc=$?" pasted: the shell's line after curl's (silent, -s) output
+            for (String l : lines) {
+                com.google.re2j.Matcher r = SHELL_RC.matcher(l);
+                if (r.matches()) {
+                    curlRc = Integer.parseInt(r.group(1));
+                    excerpt = excerpt.isEmpty() ? Text.excerpt(l.strip()) : excerpt;
+                }
+            }
+        }
         if (rc == null || (rc == 124 && curlRc > 0)) {
             rc = curlRc >= 0 ? curlRc : null;
         }
@@ -63,7 +88,7 @@ final class HealthParser {
             } else {
                 status = fromErrorText(err + "\n" + out);
                 if (status == null && line > 0) {
-                    status = noAnswer(secs, p.cmd());
+                    status = noAnswer(secs, p.cmd(), defaultMaxTime);
                 }
             }
         } else {
@@ -79,14 +104,14 @@ final class HealthParser {
             };
         }
         if (status == null) {
-            sink.unparseable(p.name(), "health output has neither an HTTP code nor a curl error", 1,
+            sink.unparseable(p.name(), p.name() + " output has neither an HTTP code nor a curl error", 1,
                     Text.excerpt(out.isBlank() ? err : out));
-            return;
+            return null;
         }
         if (excerpt.isEmpty()) {
             excerpt = rc == null ? "(no output)" : "curl exit code " + rc;
         }
-        sink.add(new Health(status, code, secs, p.name(), line, excerpt));
+        return new Health(status, code, secs, p.name(), line, excerpt);
     }
 
     /**
@@ -95,11 +120,11 @@ final class HealthParser {
      * refusal in well under a second), one that lasted curl's whole {@code --max-time} timed out; in between it
      * says neither (null).
      */
-    private static String noAnswer(double secs, String cmd) {
+    private static String noAnswer(double secs, String cmd, double defaultMaxTime) {
         if (secs < 0) {
             return null;
         }
-        double max = DEFAULT_MAX_TIME;
+        double max = defaultMaxTime;
         com.google.re2j.Matcher m = cmd == null ? null : MAX_TIME.matcher(cmd);
         if (m != null && m.find()) {
             max = Double.parseDouble(m.group(1));

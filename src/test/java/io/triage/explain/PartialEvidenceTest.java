@@ -67,6 +67,64 @@ class PartialEvidenceTest {
     }
 
     @Test
+    void whatWasReadCanAnswerANeedAsWellAsAProbe() throws Exception {
+        // a kubelet that keeps killing the container on its probe, whose log was read: the kill is the supervisor's,
+        // it recurs, and the log's end is known, with no process listing or kernel log
+        String describe = """
+                Name:         vllm-7f9c4d6b8-x2lqp
+                Status:       Running
+                Containers:
+                  vllm:
+                    Image:          vllm/vllm-openai:v0.11.0
+                    State:          Running
+                    Last State:     Terminated
+                      Reason:       Error
+                      Exit Code:    137
+                    Restart Count:  3
+                Events:
+                  Type     Reason     Age                From     Message
+                  ----     ------     ----               ----     -------
+                  Warning  Unhealthy  2m (x30 over 9m)   kubelet  Liveness probe failed: Get "http://10.1.2.3:8000/health": dial tcp 10.1.2.3:8000: connect: connection refused
+                  Normal   Killing    2m (x3 over 8m)    kubelet  Container vllm failed liveness probe, will be restarted
+                  Warning  BackOff    1m (x4 over 6m)    kubelet  Back-off restarting failed container vllm in pod vllm-7f9c4d6b8-x2lqp
+                """;
+        String previous = "INFO 05-19 16:40:02 [api_server.py:1090] vLLM API server version 0.11.0\n"
+                + "(EngineCore_DP0 pid=81) INFO 05-19 16:40:31 [default_loader.py:267] Loading weights took 25.1 seconds\n";
+        Diagnosis d = replay(Map.of("kubectl_describe_pod.out", describe, "kubectl_logs_previous.out", previous));
+        assertEquals("external-kill", d.cause());
+        assertEquals("liveness-probe", d.subtype());
+        assertEquals("high", d.confidence(), "every need answered by what was read: " + d.hypotheses().get(0));
+        // the same kill recorded once, with no restart: whether a server runs now is open
+        Diagnosis once = replay(Map.of("kubectl_describe_pod.out", describe.replace("(x3 over 8m)", "")
+                .replace("Restart Count:  3", "Restart Count:  0").lines()
+                .filter(l -> !l.contains("BackOff")).reduce("", (a, b) -> a + b + "\n"), "kubectl_logs_previous.out", previous));
+        assertEquals("external-kill", once.cause());
+        assertEquals("medium", once.confidence());
+    }
+
+    @Test
+    void aFrontEndThatAnswersWhileARealRequestGetsNothingIsADeadEngine() throws Exception {
+        String terminal = """
+                $ curl -sS -m 5 -w '\\n%{http_code} %{time_total}\\n' http://127.0.0.1:8000/health
+
+                200 0.002
+                $ curl -sS -m 60 -w '\\n%{http_code} %{time_total}\\n' http://127.0.0.1:8000/v1/chat/completions -d '{"model":"m","messages":[{"role":"user","content":"hi"}]}'
+                curl: (28) Operation timed out after 60001 milliseconds with 0 bytes received
+
+                000 60.001
+                """;
+        Diagnosis d = replay(Map.of("terminal.txt", terminal));
+        assertEquals("engine-dead", d.cause(), d.hypotheses().toString());
+        assertTrue(nodes(d.hypotheses().get(0)).stream().anyMatch(n -> n.rule().equals("a real request got nothing")),
+                "the chain cites the request that got nothing");
+        // the same request answered: the engine produces
+        Diagnosis answered = replay(Map.of("terminal.txt", terminal.replace(
+                "curl: (28) Operation timed out after 60001 milliseconds with 0 bytes received\n\n000 60.001",
+                "{\"choices\":[{\"message\":{\"content\":\"hello\"}}]}\n200 0.9")));
+        assertNotEquals("engine-dead", answered.cause());
+    }
+
+    @Test
     void theSameXidWithTheServersSideReadIsDecided() throws Exception {
         Diagnosis d = TestHome.triage().replay(TestHome.SCENARIOS.resolve("34-gpu-fault-xid48-double-bit-ecc"), Map.of());
         assertEquals("gpu-fault", d.cause());

@@ -141,9 +141,36 @@ class ServerKnowledgeTest {
     @Test
     void noErrorMarkerNamesASubtypeOutsideTheList() {
         for (Marker m : KB.markers()) {
-            assertTrue(m.subtype().isEmpty() || Marker.SUBTYPES.contains(m.subtype()), m.id() + ": " + m.subtype());
+            List<String> allowed = m.kind().equals("error") ? Marker.SUBTYPES
+                    : m.kind().equals("loading") ? Marker.LOADING_SUBTYPES : List.of();
+            assertTrue(m.subtype().isEmpty() || allowed.contains(m.subtype()), m.id() + ": " + m.subtype());
         }
         assertFalse(Marker.SUBTYPES.contains("fatal"));
+        assertTrue(KB.markers().stream().anyMatch(m -> m.subtype().equals("wait")), "a launcher's wait line is known");
+    }
+
+    @Test
+    void aNeedAnsweredByASymptomNobodyNamesIsRefused(@TempDir Path tmp) throws IOException {
+        Path kb = copy(tmp);
+        Path f = kb.resolve("differentials.yaml");
+        String text = Files.readString(f);
+        String typo = text.replace("evidence: [log-killed, supervisor-oom-kill]", "evidence: [log-kiled, supervisor-oom-kill]");
+        assertFalse(typo.equals(text), "the shipped oom-killer need names its evidence");
+        Files.writeString(f, typo);
+        KnowledgeException e = assertThrows(KnowledgeException.class, () -> KnowledgeBase.load(kb));
+        assertTrue(e.getMessage().contains("differentials.yaml") && e.getMessage().contains("log-kiled"), e.getMessage());
+    }
+
+    @Test
+    void onlyALoadingMarkerMaySayItWaitsAndNothingElse(@TempDir Path tmp) throws IOException {
+        for (String entry : List.of("kind: progress\n    subtype: wait", "kind: loading\n    subtype: stalled")) {
+            Path kb = copy(tmp.resolve(entry.replaceAll("\\W", "")));
+            Files.writeString(kb.resolve("markers/common.yaml"), "\n  - id: common.test-wait\n    " + entry
+                    + "\n    pattern: 'still waiting'\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+            KnowledgeException e = assertThrows(KnowledgeException.class, () -> KnowledgeBase.load(kb), entry);
+            assertTrue(e.getMessage().contains("common.test-wait") && e.getMessage().contains("only error markers"),
+                    e.getMessage());
+        }
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.triage.TestHome;
 import io.triage.capture.ProbeOutput;
 import io.triage.facts.Gpu;
 import io.triage.facts.GpuApp;
+import io.triage.facts.Generation;
 import io.triage.facts.Health;
 import io.triage.facts.KernelEvent;
 import io.triage.facts.Proc;
@@ -43,6 +44,42 @@ class ParsersTest {
         assertEquals("refused", health("000 0.0001\n", "curl: (7) Failed to connect to 127.0.0.1 port 30000", 7).status());
         assertEquals("timeout", health("000 5.002\n", "curl: (28) Operation timed out after 5002 milliseconds", 28).status());
         assertEquals("dns", health("000 0\n", "curl: (6) Could not resolve host: gpu-7", 6).status());
+    }
+
+    @Test
+    void aResetOnAFreshConnectionIsNothingServing() {
+        // docker's port proxy accepts and resets when nothing listens inside the container
+        assertEquals("refused", health("000 0.001\n", "curl: (56) Recv failure: Connection reset by peer", 56).status());
+        assertEquals("refused", health("", "curl: (56) Recv failure: Connection reset by peer", null).status());
+    }
+
+    private static Generation generation(String out, String err, Integer rc) {
+        Sink s = new Sink();
+        GenerationParser.parse(probe("generate", out, err, rc), s);
+        return of(s, Generation.class).get(0);
+    }
+
+    @Test
+    void aRealRequestsAnswerKeepsItsCodeTimeAndErrorBody() {
+        Generation stub = generation("{\"error\":\"Failed to process the request(s) for model instance 'm_0_0', message: "
+                + "Stub process 'm_0_0' is not healthy.\"}\n500 0.004118\n", "", 0);
+        assertEquals("http-error", stub.status());
+        assertEquals(500, stub.httpCode());
+        assertTrue(stub.body().contains("Stub process 'm_0_0' is not healthy"), stub.body());
+        assertTrue(stub.excerpt().startsWith("500 0.004118 | {"), stub.excerpt());
+        Generation hang = generation("\n000 120.001524\n", "curl: (28) Operation timed out after 120001 milliseconds with 0"
+                + " bytes received", null);
+        assertEquals("timeout", hang.status());
+        assertEquals(120.001524, hang.seconds());
+        // a generation may run for minutes: 000 after 120 s is not curl's time-out unless curl says so
+        assertEquals("ok", generation("{\"choices\":[{\"text\":\"hi\"}]}\n200 0.8\n", "", null).status());
+    }
+
+    @Test
+    void theShellsEchoedStatusAfterASilentCurlIsCurlsExitCode() {
+        assertEquals("timeout", generation("rc=28\n", "", null).status());
+        assertEquals("refused", generation("exit=7\n", "", null).status());
+        assertEquals("timeout", health("rc=28\n", "", null).status());
     }
 
     @Test

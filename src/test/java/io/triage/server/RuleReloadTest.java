@@ -40,8 +40,8 @@ class RuleReloadTest {
     private static final Function<Path, Triage> LOADER = h -> Triage.load(h, RedactionKey.perProcess(), null, true);
     private static final String OLD_RULE = "rule \"health connection refused\"";
     private static final String NEW_RULE = "rule \"health connection refused (second edition)\"";
-    private static final String OLD_TEXT = "health-refused: The health endpoint refuses connections (nothing listens on the port)";
-    private static final String NEW_TEXT = "health-refused: The health endpoint refuses connections, second edition";
+    private static final String OLD_TEXT = "health-refused: The server refuses connections (nothing listens on the port)";
+    private static final String NEW_TEXT = "health-refused: The server refuses connections, second edition";
     private static final String OLD_RATIONALE = "\n  \"health connection refused\": ";
     private static final String NEW_RATIONALE = "\n  \"health connection refused (second edition)\": ";
 
