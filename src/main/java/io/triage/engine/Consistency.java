@@ -788,8 +788,9 @@ public final class Consistency {
             for (String id : n.evidence()) {
                 answering.add(id);
                 if (!symptomsProduced.contains(id)) {
-                    error(yaml("differentials.yaml", "differentials", n.cause()), n.cause() + ": need '" + n.need()
-                            + "' is answered by symptom " + id + ", which no rule produces");
+                    // a warning, as for a rationale of a rule this home lacks: that need then waits for its probes
+                    warn(yaml("differentials.yaml", "differentials", n.cause()), "unused", n.cause() + ": need '"
+                            + n.need() + "' is answered by symptom " + id + ", which no rule produces");
                 }
             }
         }

@@ -29,9 +29,14 @@ final class LogParser {
     private static final java.util.Set<String> TERMINAL =
             java.util.Set.of("shutdown", "error", "killed", "traceback", "address-in-use", "signal");
 
-    private record Entry(String text, int absLine, String probe, int probeLine) {
-        Entry {
-            text = clean(text);
+    /**
+     * One line of the log, cleaned ({@link #clean}); {@code barFromItsStart}: the raw line joined a progress bar's
+     * updates with carriage returns from the bar's first one on (what the cleaned text, its newest update, no longer shows).
+     */
+    private record Entry(String text, int absLine, String probe, int probeLine, boolean barFromItsStart) {
+        Entry(String raw, int absLine, String probe, int probeLine) {
+            this(clean(raw), absLine, probe, probeLine, raw.indexOf('\r') > 0 && raw.length() <= 1 << 16
+                    && barBegunHere(raw.substring(0, raw.indexOf('\r'))));
         }
     }
 
@@ -199,7 +204,7 @@ final class LogParser {
         int n = entries.size();
         long[] epochs = java.util.Arrays.copyOfRange(allEpochs, firstRead, total);
         List<Entry> read = entries;
-        progressBarTimes(i -> read.get(i).text(), epochs);
+        progressBarTimes(i -> read.get(i).text(), i -> read.get(i).barFromItsStart(), epochs);
         List<List<Marker>> matched = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatched, firstRead, total));
         List<List<LinePattern.Match>> matchers = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatchers, firstRead, total));
         int[] runOf = new int[n];
@@ -456,7 +461,7 @@ final class LogParser {
         }
         for (int i = 0; i < tailEntries.size(); i++) {
             Entry t = tailEntries.get(i);
-            out.add(new Entry(t.text(), tailStart + i, t.probe(), t.probeLine()));
+            out.add(new Entry(t.text(), tailStart + i, t.probe(), t.probeLine(), t.barFromItsStart()));
         }
         return out;
     }
@@ -533,6 +538,12 @@ final class LogParser {
      * silent. A bar whose count goes back is a new bar.
      */
     static void progressBarTimes(java.util.function.IntFunction<String> line, long[] epochs) {
+        progressBarTimes(line, i -> barBegunHere(line.apply(i)), epochs);
+    }
+
+    /** @param begun whether line i holds (or held, before cleaning) its bar's first update */
+    static void progressBarTimes(java.util.function.IntFunction<String> line, java.util.function.IntPredicate begun,
+                                 long[] epochs) {
         Map<String, long[]> bars = new HashMap<>(); // label -> {earliest start, last elapsed}
         long prevTs = -1; // the newest timestamp a line carried itself (an estimate below is never one)
         for (int i = 0; i < epochs.length; i++) {
@@ -555,12 +566,29 @@ final class LogParser {
                     bars.remove(label);
                     continue;
                 }
-                bar = new long[] {prevTs - elapsed, elapsed};
+                // a line that holds the bar's own first update (0/N at 00:00, carriage returns joining the rest) shows
+                // a bar begun after the line stamped before it: its newest update is at least that much later; else
+                // the bar may have begun before (its first lines cut from the tail), and the stamp is all we know
+                bar = new long[] {begun.test(i) ? prevTs : prevTs - elapsed, elapsed};
                 bars.put(label, bar);
             }
             bar[1] = elapsed;
             epochs[i] = bar[0] + elapsed; // lines before i are behind the loop: this estimate feeds no later one
         }
+    }
+
+    /** Whether a tqdm line holds the bar's first update: {@code  0/37 [00:00<?, ?it/s]}. */
+    static boolean barBegunHere(String s) {
+        int at = s.indexOf(" [00:00<");
+        while (at > 0) {
+            int slash = s.lastIndexOf('/', at);
+            int space = slash < 0 ? -1 : s.lastIndexOf(' ', slash);
+            if (slash > 0 && space >= 0 && slash - space == 2 && s.charAt(slash - 1) == '0') {
+                return true;
+            }
+            at = s.indexOf(" [00:00<", at + 1);
+        }
+        return false;
     }
 
     /** The seconds a tqdm bar counted, its {@code [MM:SS<} or {@code [H:MM:SS,} field (the last such), or -1. */

@@ -37,6 +37,21 @@ class ProgressBarTimesTest {
     }
 
     @Test
+    void aBarRewrittenInPlaceFromItsFirstUpdateCountsFromTheStampBeforeIt() {
+        // tqdm's carriage returns join every update on one line, the first (0/37 at 00:00) included: the bar began
+        // after the stamped line, so its newest update is at least its own count later
+        String bar = "Loading weights from safetensors:   0%|          | 0/37 [00:00<?, ?it/s]\r"
+                + "Loading weights from safetensors:   2%|▎         | 1/37 [00:27<16:01, 26.69s/it]\r"
+                + "Loading weights from safetensors:  64%|██████▍   | 24/37 [11:58<06:29, 29.92s/it]";
+        List<String> lines = List.of("2026-04-02 10:02:31,377 - lmdeploy - INFO - base.py:450 - Building Model.", bar);
+        long t = 3_000_000;
+        assertArrayEquals(new long[] {t, t + 11 * 60 + 58}, times(lines, new long[] {t, -1}));
+        // the same newest update without its first: the bar may have begun before the stamp
+        assertArrayEquals(new long[] {t, t}, times(List.of(lines.get(0), bar.substring(bar.indexOf('\r') + 1)),
+                new long[] {t, -1}));
+    }
+
+    @Test
     void aBarWithNothingTimedBeforeItStaysUntimedAndACountGoingBackIsANewBar() {
         List<String> untimed = List.of("Loading: 50%|█████     | 5/10 [10:00<10:00]");
         assertArrayEquals(new long[] {-1}, times(untimed, new long[] {-1}));
