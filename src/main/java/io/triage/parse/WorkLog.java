@@ -51,18 +51,28 @@ final class WorkLog {
     void read(List<Line> lines, long clock, long logClock, String fallbackProbe, Sink sink) {
         Optional<Cadence.Server> server = cadence.server(serverKind);
         List<Line> work = new ArrayList<>();
-        int warningsAfter = 0;
+        // the stall warnings after the newest batch line, where the server logs its batches: the 200 of a streamed
+        // request is logged when its headers go out, stalled engine or not, so answers do not end a run of warnings
+        int warningsAfterAny = 0;
+        int warningsAfterBatch = 0;
+        boolean batches = false;
         for (Line l : lines) {
             if (l.kind().equals("health-check-failed")) {
-                warningsAfter++;
+                warningsAfterAny++;
+                warningsAfterBatch++;
                 continue;
             }
             work.add(l);
-            warningsAfter = 0;
+            warningsAfterAny = 0;
+            if (cadence.byMarker(l.markerId()).isPresent()) {
+                batches = true;
+                warningsAfterBatch = 0;
+            }
             if (server.isEmpty()) {
                 server = cadence.byMarker(l.markerId());
             }
         }
+        int warningsAfter = batches ? warningsAfterBatch : warningsAfterAny;
         String name = server.map(Cadence.Server::name).orElse(serverKind);
         long every = server.map(Cadence.Server::everySeconds).orElse(0L);
         if (work.isEmpty()) {
