@@ -1,0 +1,1 @@
+tail -n 60 /home/mlops/serve/llama70b.log

@@ -1,0 +1,1 @@
+tail -n 60 /data/tgi/tgi-3000.log

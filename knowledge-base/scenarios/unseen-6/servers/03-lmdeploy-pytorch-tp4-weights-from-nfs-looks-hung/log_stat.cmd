@@ -1,0 +1,1 @@
+stat -c '%y %s' /home/llmops/logs/lmdeploy-23333.log

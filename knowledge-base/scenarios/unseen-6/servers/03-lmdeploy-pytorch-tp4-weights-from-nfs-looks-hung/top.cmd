@@ -1,0 +1,1 @@
+top -b -n 1 -o %CPU | head -12

@@ -1,0 +1,1 @@
+pgrep -fa 'trtllm-serve|tensorrt_llm|mpi4py|prte'

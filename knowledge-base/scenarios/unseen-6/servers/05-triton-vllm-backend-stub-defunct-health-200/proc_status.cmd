@@ -1,0 +1,1 @@
+head -n 6 /proc/1059/status

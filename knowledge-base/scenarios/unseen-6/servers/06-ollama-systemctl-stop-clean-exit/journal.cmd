@@ -1,0 +1,1 @@
+journalctl --no-pager -n 16

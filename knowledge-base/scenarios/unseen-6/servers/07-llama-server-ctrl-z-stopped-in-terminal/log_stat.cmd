@@ -1,0 +1,1 @@
+stat -c '%y %s' /home/kai/logs/llama-8080.log

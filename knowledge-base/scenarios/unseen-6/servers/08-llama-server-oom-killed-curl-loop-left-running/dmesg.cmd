@@ -1,0 +1,1 @@
+sudo -n dmesg -T 2>&1 | tail -20

@@ -1,0 +1,1 @@
+stat -c '%y %s' /home/ana/llama-bench/llama-server.log

@@ -1,0 +1,1 @@
+tail -n 60 /home/ana/llama-bench/llama-server.log

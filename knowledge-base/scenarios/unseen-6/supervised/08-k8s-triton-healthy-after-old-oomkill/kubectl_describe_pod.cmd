@@ -1,0 +1,1 @@
+kubectl -n llm-serving describe pod triton-trtllm-0

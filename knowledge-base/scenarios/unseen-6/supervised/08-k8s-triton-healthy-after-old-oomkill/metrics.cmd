@@ -1,0 +1,1 @@
+for i in 1 2; do date -Is; curl -s --max-time 3 http://127.0.0.1:8002/metrics | grep -E '^nv_inference_(request_success|request_failure|pending_request_count|exec_count)|^nv_trt_llm_request_metrics'; [ $i = 1 ] && sleep 5; done
