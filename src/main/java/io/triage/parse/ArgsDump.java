@@ -15,6 +15,11 @@ final class ArgsDump {
 
     static List<Map.Entry<String, String>> parse(String line) {
         List<Map.Entry<String, String>> out = new ArrayList<>();
+        int goMap = line.indexOf("env=\"map[");
+        if (goMap >= 0) {
+            goMap(line, goMap + "env=\"map[".length(), out);
+            return out;
+        }
         int start = openingBracket(line);
         if (start < 0) {
             return out;
@@ -55,6 +60,49 @@ final class ArgsDump {
             }
         }
         return out;
+    }
+
+    /**
+     * Ollama's {@code server config env="map[OLLAMA_HOST:http://127.0.0.1:11434 OLLAMA_KEEP_ALIVE:5m0s …]"}: Go's
+     * printing of a map, {@code KEY:value} pairs parted by spaces, a value in brackets kept whole. A URL value loses its
+     * scheme ({@code OLLAMA_HOST=0.0.0.0:11434} prints as {@code http://0.0.0.0:11434}), so an operator's setting reads alike.
+     */
+    private static void goMap(String line, int from, List<Map.Entry<String, String>> out) {
+        int i = from;
+        int n = line.length();
+        while (i < n) {
+            while (i < n && line.charAt(i) == ' ') {
+                i++;
+            }
+            int keyStart = i;
+            while (i < n && line.charAt(i) != ':' && line.charAt(i) != ' ' && line.charAt(i) != ']') {
+                i++;
+            }
+            if (i >= n || line.charAt(i) != ':') {
+                return; // the map's end, or cut off
+            }
+            String key = line.substring(keyStart, i);
+            int valueStart = ++i;
+            int depth = 0;
+            while (i < n && (depth > 0 || (line.charAt(i) != ' ' && line.charAt(i) != ']'))) {
+                char c = line.charAt(i);
+                depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+                i++;
+            }
+            if (i >= n) {
+                return; // cut off mid-value
+            }
+            String value = line.substring(valueStart, i);
+            if (value.startsWith("http://") || value.startsWith("https://")) {
+                value = value.substring(value.indexOf("://") + 3);
+            }
+            if (!key.isEmpty() && key.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_')) {
+                out.add(Map.entry(Text.argName(key), value));
+            }
+            if (line.charAt(i) == ']') {
+                return;
+            }
+        }
     }
 
     private static int openingBracket(String line) {

@@ -47,6 +47,23 @@ class ParsersTest {
     }
 
     @Test
+    void ollamasServerConfigIsReadAsItsArguments() {
+        String line = "2024/12/09 14:21:41 routes.go:1197: INFO server config env=\"map[CUDA_VISIBLE_DEVICES: OLLAMA_DEBUG:false "
+                + "OLLAMA_HOST:http://127.0.0.1:11434 OLLAMA_ORIGINS:[http://localhost https://localhost app://*] "
+                + "OLLAMA_KEEP_ALIVE:5m0s]\"";
+        Map<String, String> args = new java.util.LinkedHashMap<>();
+        ArgsDump.parse(line).forEach(e -> args.put(e.getKey(), e.getValue()));
+        assertEquals("127.0.0.1:11434", args.get("ollama_host"), "a URL value reads without its scheme: " + args);
+        assertEquals("", args.get("cuda_visible_devices"));
+        assertEquals("[http://localhost https://localhost app://*]", args.get("ollama_origins"), "a bracketed value is whole");
+        assertEquals("5m0s", args.get("ollama_keep_alive"));
+        // cut off mid-value: the pairs before the cut
+        Map<String, String> cut = new java.util.LinkedHashMap<>();
+        ArgsDump.parse(line.substring(0, line.indexOf("OLLAMA_HOST") + 20)).forEach(e -> cut.put(e.getKey(), e.getValue()));
+        assertEquals(java.util.Set.of("cuda_visible_devices", "ollama_debug"), cut.keySet());
+    }
+
+    @Test
     void aResetOnAFreshConnectionIsNothingServing() {
         // docker's port proxy accepts and resets when nothing listens inside the container
         assertEquals("refused", health("000 0.001\n", "curl: (56) Recv failure: Connection reset by peer", 56).status());
