@@ -1,0 +1,1 @@
+tail -n 60 /srv/vllm/logs/serve-qwen.log

@@ -1,0 +1,1 @@
+tail -n 60 /var/log/tgi/llama31-70b.log

@@ -1,0 +1,1 @@
+systemctl status sglang.service --no-pager

@@ -1,0 +1,1 @@
+journalctl -u vllm-vl.service --no-pager -n 40

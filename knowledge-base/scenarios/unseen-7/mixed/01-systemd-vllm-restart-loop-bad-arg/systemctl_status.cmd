@@ -1,0 +1,1 @@
+systemctl status vllm-vl.service --no-pager -l

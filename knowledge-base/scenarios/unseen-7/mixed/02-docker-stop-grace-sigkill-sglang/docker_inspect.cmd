@@ -1,0 +1,1 @@
+docker inspect sglang-qwen3-32b
