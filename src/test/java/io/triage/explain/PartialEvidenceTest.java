@@ -100,6 +100,14 @@ class PartialEvidenceTest {
                 .filter(l -> !l.contains("BackOff")).reduce("", (a, b) -> a + b + "\n"), "kubectl_logs_previous.out", previous));
         assertEquals("external-kill", once.cause());
         assertEquals("medium", once.confidence());
+        // the same kill loop of a server whose log shows it stalled first: the kubelet killed a hung server
+        String stalled = previous + "(APIServer pid=1) INFO 05-19 16:41:12 [loggers.py:257] Engine 000: Avg prompt throughput: "
+                + "0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 5 reqs, Waiting: 2 reqs, GPU KV cache usage: 4.1%\n"
+                + "(EngineCore_DP0 pid=81) INFO 05-19 16:42:12 [shm_broadcast.py:681] No available shared memory broadcast block"
+                + " found in 60 seconds. This typically happens when some processes are hanging or doing some time-consuming work\n";
+        Diagnosis hung = replay(Map.of("kubectl_describe_pod.out", describe, "kubectl_logs_previous.out", stalled));
+        assertEquals("external-kill", hung.cause());
+        assertEquals("medium", hung.confidence(), "a probe that killed a stalled server names the killer, not the why");
     }
 
     @Test
