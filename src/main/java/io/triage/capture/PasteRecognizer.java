@@ -1240,7 +1240,8 @@ public final class PasteRecognizer {
             if (tok.length == 2 && tok[1].contains(".") && decimal(tok[1]) && tok[0].length() == 3) {
                 return Kind.HEALTH; // curl -w '%{http_code} %{time_total}'
             }
-            if (!digits(tok[1]) && tok[1].indexOf(',') < 0) {
+            // bash's history prints "  514  vllm serve …", its number and two spaces: a command once typed, not a process
+            if (!digits(tok[1]) && tok[1].indexOf(',') < 0 && !s.startsWith(tok[0] + "  ")) {
                 return Kind.PGREP;
             }
         }
