@@ -1,0 +1,1 @@
+docker run --rm --gpus '"device=2"' --memory=8g --shm-size 1g -p 8082:80 -v /srv/hf:/data -e HF_TOKEN ghcr.io/huggingface/text-generation-inference:2.4.1 --model-id meta-llama/Llama-3.1-8B-Instruct --max-input-tokens 8000 --max-total-tokens 8192

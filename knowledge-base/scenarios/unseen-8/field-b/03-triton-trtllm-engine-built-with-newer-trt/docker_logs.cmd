@@ -1,0 +1,1 @@
+docker logs --tail 60 trtllm-qwen 2>&1

@@ -1,0 +1,1 @@
+sacct -j 771204 --format=JobID,JobName,State,ExitCode,Elapsed,End

@@ -1,0 +1,1 @@
+stat -c '%y %s' /var/log/vllm/llama405b.log

@@ -1,0 +1,1 @@
+tail -n 60 /srv/vllm/logs/qwen7b.log

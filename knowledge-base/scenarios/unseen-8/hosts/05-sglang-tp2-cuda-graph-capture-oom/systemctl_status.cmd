@@ -1,0 +1,1 @@
+systemctl status sglang-qwen72b.service --no-pager -l

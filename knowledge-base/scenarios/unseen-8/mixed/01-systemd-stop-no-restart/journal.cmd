@@ -1,0 +1,1 @@
+journalctl -u vllm-qwen.service --no-pager -n 25

@@ -1,0 +1,1 @@
+grep -n -E 'server_args|non-default args|Starting vLLM API server|Shutting down|launch_server|fired up|Application startup complete|Traceback|Error|Killed|address already' /var/log/vllm/qwen32b.log | tail -30

@@ -1,0 +1,1 @@
+systemctl status vllm-qwen.service --no-pager -l
