@@ -344,8 +344,8 @@ public final class PasteRecognizer {
     // ------------------------------------------------------------------ prompts and commands
 
     /**
-     * URL paths of requests for tokens (OpenAI's completions, chat and responses, TGI's and SGLang's generate, Triton's
-     * generate and infer, Ollama's generate and chat, llama.cpp's completion), lower case.
+     * URL paths of requests the engine must work for (OpenAI's completions, chat, responses and embeddings, TGI's and
+     * SGLang's generate, Triton's generate and infer, Ollama's generate, chat and embed, llama.cpp's completion), lower case.
      */
     private static final com.google.re2j.Pattern INFERENCE_PATH = com.google.re2j.Pattern.compile(
             "/v1/(?:chat/)?completions\\b|/v1/responses\\b|/v1/embeddings\\b|/generate(?:_stream)?\\b"
@@ -519,8 +519,12 @@ public final class PasteRecognizer {
             case "curl":
             case "wget": {
                 String lower = args.toLowerCase(Locale.ROOT);
-                if (INFERENCE_PATH.matcher(lower).find()) {
-                    return Kind.GENERATION; // a request for tokens: what it got says whether the engine works
+                for (String u : tokens(lower.replace('\'', ' ').replace('"', ' '), 64)) {
+                    // the URL's path, not an output file's name (-o completions.json)
+                    if ((u.contains("://") || u.startsWith("localhost:") || u.startsWith("127.0.0.1:"))
+                            && INFERENCE_PATH.matcher(u).find()) {
+                        return Kind.GENERATION; // a request for work: what it got says whether the engine works
+                    }
                 }
                 return lower.contains("health") ? Kind.HEALTH : Kind.COMMAND_OUTPUT;
             }
@@ -1681,7 +1685,8 @@ public final class PasteRecognizer {
                 String port = urlPort(cmd);
                 if (port != null && !w.target.containsKey("port")) {
                     w.target.put("port", port);
-                    notes.add("port " + port + " taken from the pasted health command");
+                    notes.add("port " + port + " taken from the pasted " + (s.kind() == Kind.HEALTH ? "health" : "request")
+                            + " command");
                 }
             }
             if (s.kind() == Kind.SERVER_LOG && cmd != null && !w.target.containsKey("log")) {

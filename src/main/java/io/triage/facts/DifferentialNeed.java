@@ -18,10 +18,6 @@ public record DifferentialNeed(String cause, String need, List<String> probes, L
         evidence = List.copyOf(evidence);
     }
 
-    public DifferentialNeed(String cause, String need, List<String> probes) {
-        this(cause, need, probes, List.of());
-    }
-
     /** The probe to ask for when none was read. */
     public String first() {
         return probes.get(0);

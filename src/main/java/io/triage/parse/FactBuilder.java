@@ -442,7 +442,6 @@ public final class FactBuilder {
         // a docker run in the foreground prints the container's own output after the runtime's: the server's log;
         // slurm-JOBID.out (slurm-JOBID_TASK.out) is the job's own output, where srun writes what the server printed
         return name.startsWith("log") || name.endsWith("_log") || name.contains("logs") || name.startsWith("journal")
-                || name.startsWith("kubectl_logs") || name.startsWith("crictl_logs") || name.startsWith("podman_logs")
                 || name.startsWith("docker_run") || name.startsWith("podman_run")
                 || name.startsWith("slurm-") && name.length() > 6 && name.substring(6).chars().allMatch(c -> c == '_' || c >= '0' && c <= '9');
     }

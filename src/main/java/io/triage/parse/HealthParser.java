@@ -15,6 +15,8 @@ final class HealthParser {
     private static final Pattern CODE_TIME = Pattern.compile("^\\s*(\\d{3})\\s+(\\d+(?:\\.\\d+)?)\\s*$");
     private static final Pattern CODE_ONLY = Pattern.compile("^\\s*(\\d{3})\\s*$");
     private static final Pattern CURL_ERR = Pattern.compile("curl: \\((\\d+)\\)");
+    /** curl's error where a paste put it in among the output: at the start of a line only, never in an answer's body. */
+    private static final Pattern CURL_ERR_LINE = Pattern.compile("(?m)^\\s*curl: \\((\\d+)\\)");
     /** The shell's exit status echoed after a silent curl: {@code rc=28}, {@code exit=7}, {@code $?=28}. */
     private static final com.google.re2j.Pattern SHELL_RC = com.google.re2j.Pattern.compile("^\\s*(?:rc|exit|status|\\$\\?)\\s*[=:]\\s*(\\d{1,3})\\s*$");
     private static final com.google.re2j.Pattern MAX_TIME = com.google.re2j.Pattern.compile("(?:--max-time|-m)[ =]?(\\d+(?:\\.\\d+)?)");
@@ -38,6 +40,11 @@ final class HealthParser {
      * @param defaultMaxTime curl's {@code --max-time} where its command line does not say, seconds
      */
     static Health read(ProbeOutput p, double defaultMaxTime, Sink sink) {
+        return read(p, defaultMaxTime, true, sink);
+    }
+
+    /** @param resetIsRefusal whether a connection reset (curl 56) means nothing serves (a fresh health request) */
+    static Health read(ProbeOutput p, double defaultMaxTime, boolean resetIsRefusal, Sink sink) {
         String out = p.outOrEmpty();
         String err = p.errOrEmpty();
         int code = 0;
@@ -60,8 +67,9 @@ final class HealthParser {
             line = i + 1;
         }
         Integer rc = p.rc();
-        Matcher ce = CURL_ERR.matcher(err + "\n" + out);
-        int curlRc = ce.find() ? Integer.parseInt(ce.group(1)) : -1;
+        Matcher ce = CURL_ERR.matcher(err);
+        Matcher co = CURL_ERR_LINE.matcher(out);
+        int curlRc = ce.find() ? Integer.parseInt(ce.group(1)) : co.find() ? Integer.parseInt(co.group(1)) : -1;
         if (curlRc < 0) {
             // "curl …; echo rc=$?" pasted: the shell's line after curl's (silent, -s) output
             for (String l : lines) {
@@ -86,7 +94,7 @@ final class HealthParser {
             } else if (code >= 100) {
                 status = "http-error";
             } else {
-                status = fromErrorText(err + "\n" + out);
+                status = fromErrorText(err + "\n" + out, resetIsRefusal);
                 if (status == null && line > 0) {
                     status = noAnswer(secs, p.cmd(), defaultMaxTime);
                 }
@@ -96,7 +104,8 @@ final class HealthParser {
                 case 0 -> code >= 200 && code < 300 ? "ok" : code >= 100 ? "http-error" : "other";
                 // 56 "Recv failure: Connection reset by peer": docker's port proxy accepts, finds nothing listening
                 // in the container and resets; a bare server that resets a fresh connection does not serve either
-                case 7, 56 -> "refused";
+                case 7 -> "refused";
+                case 56 -> resetIsRefusal ? "refused" : "other";
                 case 28, 124 -> "timeout";
                 case 6 -> "dns";
                 case 22 -> "http-error";
@@ -132,10 +141,10 @@ final class HealthParser {
         return secs < 1 ? "refused" : secs >= max * 0.95 ? "timeout" : null;
     }
 
-    private static String fromErrorText(String text) {
+    private static String fromErrorText(String text, boolean resetIsRefusal) {
         String t = text.toLowerCase(java.util.Locale.ROOT);
         if (t.contains("connection refused") || t.contains("couldn't connect") || t.contains("failed to connect")
-                || t.contains("connection reset by peer")) {
+                || resetIsRefusal && t.contains("connection reset by peer")) {
             return "refused";
         }
         if (t.contains("timed out") || t.contains("timeout")) {

@@ -61,6 +61,12 @@ class ParsersTest {
         Map<String, String> cut = new java.util.LinkedHashMap<>();
         ArgsDump.parse(line.substring(0, line.indexOf("OLLAMA_HOST") + 20)).forEach(e -> cut.put(e.getKey(), e.getValue()));
         assertEquals(java.util.Set.of("cuda_visible_devices", "ollama_debug"), cut.keySet());
+        // the newer releases' structured line: msg="server config" env="map[…]"
+        Map<String, String> slog = new java.util.LinkedHashMap<>();
+        ArgsDump.parse("time=2025-06-01T10:00:00.000Z level=INFO source=routes.go:1235 msg=\"server config\" env=\"map["
+                + "OLLAMA_HOST:http://0.0.0.0:11434 OLLAMA_NUM_PARALLEL:4]\"").forEach(e -> slog.put(e.getKey(), e.getValue()));
+        assertEquals("0.0.0.0:11434", slog.get("ollama_host"));
+        assertEquals("4", slog.get("ollama_num_parallel"));
     }
 
     @Test
@@ -90,6 +96,15 @@ class ParsersTest {
         assertEquals(120.001524, hang.seconds());
         // a generation may run for minutes: 000 after 120 s is not curl's time-out unless curl says so
         assertEquals("ok", generation("{\"choices\":[{\"text\":\"hi\"}]}\n200 0.8\n", "", null).status());
+    }
+
+    @Test
+    void aResetOnARealRequestIsAnAnswerCutOffNotNothingListening() {
+        assertEquals("other", generation("", "curl: (56) Recv failure: Connection reset by peer", null).status());
+        // an answer whose body quotes a curl error is still the answer
+        assertEquals("ok", health("{\"detail\": \"upstream said curl: (7) refused\"}\n200 0.01\n", "", null).status());
+        assertEquals("timeout", generation("rc=28\n", "", null).status());
+        assertEquals("", generation("rc=28\n", "", null).body(), "the shell's status is not the answer's body");
     }
 
     @Test
