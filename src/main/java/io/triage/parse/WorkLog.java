@@ -122,7 +122,9 @@ final class WorkLog {
                 break; // the queue and the throughput are known and the streak is over: older lines change nothing
             }
         }
-        if (running >= 0 && waiting >= 0 && running + waiting > 0 && servedSince >= running + waiting) {
+        // ...unless that line said nothing was being produced: the 200s after it are streams whose headers went out
+        // (uvicorn logs a streamed answer when it starts) and never got a token
+        if (running >= 0 && waiting >= 0 && running + waiting > 0 && servedSince >= running + waiting && throughput != 0) {
             // as many answers logged after the count as requests it counted: what was in flight was answered (a
             // server that logs its batches every N steps says nothing more once the last request is done)
             running = 0;
