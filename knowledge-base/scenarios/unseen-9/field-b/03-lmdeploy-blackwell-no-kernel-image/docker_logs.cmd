@@ -1,0 +1,1 @@
+docker logs qwen3-api

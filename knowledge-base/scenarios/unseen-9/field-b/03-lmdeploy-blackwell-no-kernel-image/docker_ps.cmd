@@ -1,0 +1,1 @@
+docker ps -a --filter name=qwen3-api

@@ -1,0 +1,1 @@
+kubectl -n search get events --sort-by=.lastTimestamp | tail -8

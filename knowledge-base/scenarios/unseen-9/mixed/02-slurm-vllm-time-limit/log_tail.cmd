@@ -1,0 +1,1 @@
+tail -n 60 /scratch/evalteam/logs/slurm-5518273.out
