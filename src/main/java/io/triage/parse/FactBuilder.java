@@ -435,8 +435,9 @@ public final class FactBuilder {
     }
 
     private static boolean isOtherLog(String name) {
+        // log_stat (stat's time and size of the log file) is about the log, not a line of it
         if (name.equals("log_tail") || name.equals("log_markers") || name.contains("apt") || name.contains("dmesg")
-                || name.contains("kern")) {
+                || name.contains("kern") || name.endsWith("_stat")) {
             return false;
         }
         // a docker run in the foreground prints the container's own output after the runtime's: the server's log;

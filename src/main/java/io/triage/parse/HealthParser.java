@@ -16,7 +16,7 @@ final class HealthParser {
     private static final Pattern CODE_ONLY = Pattern.compile("^\\s*(\\d{3})\\s*$");
     private static final Pattern CURL_ERR = Pattern.compile("curl: \\((\\d+)\\)");
     /** curl's error where a paste put it in among the output: at the start of a line only, never in an answer's body. */
-    private static final Pattern CURL_ERR_LINE = Pattern.compile("(?m)^\\s*curl: \\((\\d+)\\)");
+    private static final com.google.re2j.Pattern CURL_ERR_LINE = com.google.re2j.Pattern.compile("(?m)^[ \\t]*curl: \\((\\d+)\\)");
     /** The shell's exit status echoed after a silent curl: {@code rc=28}, {@code exit=7}, {@code $?=28}. */
     private static final com.google.re2j.Pattern SHELL_RC = com.google.re2j.Pattern.compile("^\\s*(?:rc|exit|status|\\$\\?)\\s*[=:]\\s*(\\d{1,3})\\s*$");
     private static final com.google.re2j.Pattern MAX_TIME = com.google.re2j.Pattern.compile("(?:--max-time|-m)[ =]?(\\d+(?:\\.\\d+)?)");
@@ -68,7 +68,7 @@ final class HealthParser {
         }
         Integer rc = p.rc();
         Matcher ce = CURL_ERR.matcher(err);
-        Matcher co = CURL_ERR_LINE.matcher(out);
+        com.google.re2j.Matcher co = CURL_ERR_LINE.matcher(out);
         int curlRc = ce.find() ? Integer.parseInt(ce.group(1)) : co.find() ? Integer.parseInt(co.group(1)) : -1;
         if (curlRc < 0) {
             // "curl …; echo rc=$?" pasted: the shell's line after curl's (silent, -s) output
