@@ -32,9 +32,13 @@ public record Cadence(double stallFactor, long minStallSeconds, int workLines, d
      * @param throughput reads the generation throughput in tokens/s, or null
      * @param prompt reads the prompt (prefill) throughput in tokens/s, or null
      * @param metrics Prometheus series by role: {@code running}, {@code waiting}, {@code generated}
+     * @param zeroLoggedOnce the server logs an interval in which nothing was produced once, then its line of work
+     *                       falls silent (vLLM V1 logs the next ones at DEBUG): one such line with requests counted on
+     *                       it, and answers logged after it, is the engine producing nothing since
      */
     public record Server(String name, long everySeconds, Set<String> markers, LinePattern running,
-                         LinePattern waiting, LinePattern throughput, LinePattern prompt, Map<String, String> metrics) {
+                         LinePattern waiting, LinePattern throughput, LinePattern prompt, Map<String, String> metrics,
+                         boolean zeroLoggedOnce) {
         public Server {
             metrics = Map.copyOf(metrics);
         }
@@ -47,7 +51,8 @@ public record Cadence(double stallFactor, long minStallSeconds, int workLines, d
                               Map<String, ServerSpec> servers) { }
 
     public record ServerSpec(Long everySeconds, List<String> markers, String running, String waiting,
-                             String throughput, String prompt, Map<String, String> metrics, String note) { }
+                             String throughput, String prompt, Map<String, String> metrics, Boolean zeroLoggedOnce,
+                             String note) { }
 
     public Cadence {
         servers = Map.copyOf(servers);
@@ -108,7 +113,7 @@ public record Cadence(double stallFactor, long minStallSeconds, int workLines, d
             servers.put(e.getKey(), new Server(e.getKey(), s.everySeconds(), Set.copyOf(s.markers()),
                     pattern(s.running(), file, where + " running"), pattern(s.waiting(), file, where + " waiting"),
                     pattern(s.throughput(), file, where + " throughput"), pattern(s.prompt(), file, where + " prompt"),
-                    metrics));
+                    metrics, Boolean.TRUE.equals(s.zeroLoggedOnce())));
         }
         return new Cadence(f.stallFactor(), f.minStallSeconds(), f.workLines(), f.cpuMovedPercent(), servers);
     }

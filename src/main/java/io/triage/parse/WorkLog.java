@@ -87,6 +87,8 @@ final class WorkLog {
         double throughput = -1;
         int zero = 0;
         int servedSince = 0; // requests answered after the newest line that counts the queue
+        boolean newestCountZero = false; // that line counted requests and said nothing was produced
+        boolean zeroLoggedOnce = false; // ...by a server that logs such an interval once, then falls silent
         boolean streak = true;
         // the newest lines only: what the queue says now, and how long the zero-throughput streak runs
         for (int i = work.size() - 1; i >= Math.max(0, work.size() - COUNT_SAMPLE); i--) {
@@ -109,6 +111,8 @@ final class WorkLog {
             if (running < 0 && waiting < 0 && (r >= 0 || w >= 0)) {
                 running = r;
                 waiting = w;
+                newestCountZero = t == 0 && (r > 0 || w > 0);
+                zeroLoggedOnce = s.zeroLoggedOnce();
             }
             if (throughput < 0 && t >= 0) {
                 throughput = t;
@@ -156,10 +160,13 @@ final class WorkLog {
                 && stallAfter >= 0 && logClock - lastEpoch > stallAfter) {
             silence = logClock - lastEpoch; // the log went on this long after its last line of work: at least a stall
         }
+        // a server that logs one interval of nothing produced and then falls silent (zeroLoggedOnce): that line, with
+        // requests counted on it and answers logged after it, says nothing has been produced since
+        boolean zeroThenQuiet = zeroLoggedOnce && newestCountZero && servedSince > 0 && (running > 0 || waiting > 0);
         int timed = (int) work.stream().filter(l -> l.epoch() >= 0).count();
         boolean pending = running > 0 || waiting > 0;
         String state;
-        if (silence < 0 && zero >= cadence.workLines()) {
+        if (silence < 0 && (zero >= cadence.workLines() || zeroThenQuiet)) {
             state = "zero-throughput"; // the log's own lines say it, whatever the time of the look
         } else if (silence < 0) {
             state = "untimed";
@@ -169,7 +176,7 @@ final class WorkLog {
             state = "no-cadence";
         } else if (silence > stallAfter) {
             state = pending ? "stalled" : "quiet";
-        } else if (zero >= cadence.workLines()) {
+        } else if (zero >= cadence.workLines() || zeroThenQuiet) {
             state = "zero-throughput";
         } else if (timed >= cadence.workLines()) {
             state = "continuing";

@@ -83,6 +83,32 @@ class ProgressSignalsTest {
     }
 
     @Test
+    void vllmsOneLineOfNothingProducedThenOnlyAnswersIsAStuckEngine() {
+        // V1 logs the first interval that produced nothing at INFO and the next ones at DEBUG: one zero line with
+        // requests counted, then the 200s of streams whose headers went out, untimed
+        List<WorkLog.Line> lines = new ArrayList<>(vllmLines(3, 10, 600, vllm(900.0, 450.5, 14, 0)));
+        lines.addAll(vllmLines(1, 10, 590, vllm(0.0, 0.0, 14, 2)));
+        for (int i = 0; i < 3; i++) {
+            lines.add(new WorkLog.Line("access", "common.uvicorn-access", -1,
+                    "INFO:     10.0.0.1:4000 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK", "log_tail", 10 + i));
+        }
+        Sink sink = new Sink();
+        new WorkLog(CADENCE, "vllm").read(lines, -1, "log_tail", sink);
+        LogProgress p = sink.facts().stream().filter(LogProgress.class::isInstance).map(LogProgress.class::cast)
+                .findFirst().orElseThrow();
+        assertEquals("zero-throughput", p.state(), p.toString());
+        assertEquals(14, p.running());
+        // the same zero line with nothing logged after it: one moment, nothing to say yet
+        assertEquals("untimed", progressUntimed(lines.subList(0, 4)).state());
+    }
+
+    private static LogProgress progressUntimed(List<WorkLog.Line> lines) {
+        Sink sink = new Sink();
+        new WorkLog(CADENCE, "vllm").read(lines, -1, "log_tail", sink);
+        return sink.facts().stream().filter(LogProgress.class::isInstance).map(LogProgress.class::cast).findFirst().orElseThrow();
+    }
+
+    @Test
     void nothingRunningOrWaitingIsIdleWhateverTheSilence() {
         assertEquals("idle", progress("vllm", vllmLines(3, 10, 900, vllm(0.0, 0.0, 0, 0))).state());
     }
