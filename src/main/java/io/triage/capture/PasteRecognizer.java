@@ -60,6 +60,8 @@ public final class PasteRecognizer {
         HEALTH("health answer (curl)", "health"),
         /** A real request's answer (curl to a completion, chat or generate endpoint): whether the engine answers. */
         GENERATION("a real request's answer (curl)", "generate"),
+        /** The server's model list ({@code /v1/models}, Ollama's {@code /api/tags}): the front end answered a request. */
+        MODELS("model list (/v1/models)", "models"),
         SYSTEMCTL_STATUS("systemctl status", "systemctl_status"),
         JOURNAL("journal lines (journalctl)", "journal"),
         KUBECTL_DESCRIBE("kubectl describe", "kubectl_describe_pod"),
@@ -176,9 +178,20 @@ public final class PasteRecognizer {
             String cmd = promptCommand(w.lines.get(i).view());
             if (cmd != null) {
                 w.prompt[i] = true;
-                commands[i] = cmd;
                 blocks.add(new int[] {promptAt, start, i - 1});
                 promptAt = i;
+                // a command continued on the next lines (a final backslash; the shell's "> " before each) is still
+                // the command, not its output
+                for (int more = 0; cmd.endsWith("\\") && i + 1 < n && more < MAX_CONTINUED; more++) {
+                    i++;
+                    w.prompt[i] = true;
+                    String next = w.lines.get(i).view().strip();
+                    if (next.startsWith("> ")) {
+                        next = next.substring(2).strip();
+                    }
+                    cmd = cmd.substring(0, cmd.length() - 1).strip() + " " + next;
+                }
+                commands[promptAt] = cmd;
                 start = i + 1;
             }
         }
@@ -347,6 +360,12 @@ public final class PasteRecognizer {
      * URL paths of requests the engine must work for (OpenAI's completions, chat, responses and embeddings, TGI's and
      * SGLang's generate, Triton's generate and infer, Ollama's generate, chat and embed, llama.cpp's completion), lower case.
      */
+    private static final com.google.re2j.Pattern MODELS_PATH = com.google.re2j.Pattern.compile(
+            "/v1/models/?(?:$|[?\\s])|/api/tags\\b");
+
+    /** Lines one command may be continued over (a final backslash each). */
+    private static final int MAX_CONTINUED = 32;
+
     private static final com.google.re2j.Pattern INFERENCE_PATH = com.google.re2j.Pattern.compile(
             "/v1/(?:chat/)?completions\\b|/v1/responses\\b|/v1/embeddings\\b|/generate(?:_stream)?\\b"
             + "|/v2/models/[^/\\s'\"]+(?:/versions/\\d+)?/(?:generate(?:_stream)?|infer)\\b|/api/(?:generate|chat|embed)\\b"
@@ -438,6 +457,25 @@ public final class PasteRecognizer {
     /** What a command's output is, or null for a compound command (its output is cut by shape). */
     Kind commandKind(String command) {
         List<String> parts = splitTop(command, ';', '&');
+        // a loop over one command ("for i in 1 2 3; do curl …; done", "while true; do nvidia-smi; sleep 1; done"):
+        // its output is that command's, once per round
+        if (parts.size() >= 3 && parts.get(parts.size() - 1).strip().equals("done")) {
+            String head = firstWord(parts.get(0));
+            if (head.equals("for") || head.equals("while") || head.equals("until")) {
+                List<String> body = new ArrayList<>();
+                for (String p : parts.subList(1, parts.size() - 1)) {
+                    String b = p.strip();
+                    b = b.startsWith("do ") ? b.substring(3).strip() : b;
+                    if (!firstWord(b).equals("sleep") && !firstWord(b).equals("echo") && !b.isEmpty()) {
+                        body.add(b);
+                    }
+                }
+                if (body.size() == 1) {
+                    return commandKind(body.get(0));
+                }
+                return null;
+            }
+        }
         if (parts.size() > 1) {
             for (String p : parts) {
                 String w = baseName(firstWord(unwrap(tokens(p, 64))));
@@ -524,6 +562,11 @@ public final class PasteRecognizer {
                     if ((u.contains("://") || u.startsWith("localhost:") || u.startsWith("127.0.0.1:"))
                             && INFERENCE_PATH.matcher(u).find()) {
                         return Kind.GENERATION; // a request for work: what it got says whether the engine works
+                    }
+                }
+                for (String u : tokens(lower.replace('\'', ' ').replace('"', ' '), 64)) {
+                    if (u.contains("://") && MODELS_PATH.matcher(u).find()) {
+                        return Kind.MODELS;
                     }
                 }
                 return lower.contains("health") ? Kind.HEALTH : Kind.COMMAND_OUTPUT;
@@ -1257,6 +1300,9 @@ public final class PasteRecognizer {
         }
         if (s.startsWith("curl: (")) {
             return Kind.HEALTH;
+        }
+        if (s.startsWith("{\"object\":\"list\",\"data\":[") && s.contains("\"object\":\"model\"")) {
+            return Kind.MODELS; // an OpenAI-compatible server's model list, printed on one line
         }
         if (isoInstantLine(s) || (s.contains(" up ") && s.contains("load average"))) {
             return Kind.DATE;

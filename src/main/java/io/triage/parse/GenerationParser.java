@@ -1,5 +1,7 @@
 package io.triage.parse;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.triage.capture.ProbeOutput;
 import io.triage.facts.Generation;
 import io.triage.facts.Health;
@@ -15,12 +17,16 @@ final class GenerationParser {
     /** The shell's echoed status after curl ({@code rc=28}): curl's exit code, read by {@link HealthParser}, not a body. */
     private static final com.google.re2j.Pattern SHELL_RC = com.google.re2j.Pattern.compile("^(?:rc|exit|status|\\$\\?)\\s*[=:]\\s*\\d{1,3}$");
 
+    /** An error body longer than this is not parsed for its code. */
+    private static final int MAX_BODY_CHARS = 64 * 1024;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private GenerationParser() {
     }
 
     static void parse(ProbeOutput p, Sink sink) {
         // a reset on a real request is an answer cut off (an engine that died under it), not nothing listening
-        Health h = HealthParser.read(p, DEFAULT_MAX_TIME, false, sink);
+        Health h = HealthParser.read(p, DEFAULT_MAX_TIME, false, bodyCode(sink.lines(p, 3)), sink);
         if (h == null) {
             return;
         }
@@ -34,5 +40,32 @@ final class GenerationParser {
         }
         String excerpt = body.isEmpty() || h.status().equals("ok") ? h.excerpt() : h.excerpt() + " | " + body;
         sink.add(new Generation(h.status(), h.httpCode(), h.seconds(), body, p.name(), h.line(), excerpt));
+    }
+
+    /**
+     * The status an OpenAI-compatible error body states, for output curl printed without its code ({@code curl -s}):
+     * {@code {"error": {"message": …, "code": 500}}} (vLLM, SGLang) or {@code {"object": "error", …, "code": 500}}
+     * (older vLLM). A body that states none (TGI's {@code {"error": …, "error_type": …}}) gives no code.
+     */
+    static HealthParser.BodyCode bodyCode(java.util.List<String> lines) {
+        for (int i = 0; i < lines.size(); i++) {
+            String s = lines.get(i).strip();
+            if (!s.startsWith("{") || s.length() > MAX_BODY_CHARS) {
+                continue;
+            }
+            try {
+                JsonNode root = JSON.readTree(s);
+                JsonNode err = root == null ? null : root.get("error");
+                JsonNode code = err != null && err.isObject() ? err.get("code")
+                        : root != null && "error".equals(root.path("object").asText()) ? root.get("code") : null;
+                if (code != null && code.canConvertToInt() && code.asInt() >= 400 && code.asInt() < 600) {
+                    return new HealthParser.BodyCode(code.asInt(), i + 1);
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                // not JSON, or cut off: no code from it
+            }
+            return null;
+        }
+        return null;
     }
 }

@@ -45,6 +45,14 @@ final class HealthParser {
 
     /** @param resetIsRefusal whether a connection reset (curl 56) means nothing serves (a fresh health request) */
     static Health read(ProbeOutput p, double defaultMaxTime, boolean resetIsRefusal, Sink sink) {
+        return read(p, defaultMaxTime, resetIsRefusal, null, sink);
+    }
+
+    /**
+     * @param bodyCode the HTTP code the answer's body itself states (an error body's {@code "code": 500}), taken when
+     *                 curl printed none (a plain {@code curl -s} pasted), with the body's line as the excerpt; or null
+     */
+    static Health read(ProbeOutput p, double defaultMaxTime, boolean resetIsRefusal, BodyCode bodyCode, Sink sink) {
         String out = p.outOrEmpty();
         String err = p.errOrEmpty();
         int code = 0;
@@ -98,6 +106,12 @@ final class HealthParser {
                 if (status == null && line > 0) {
                     status = noAnswer(secs, p.cmd(), defaultMaxTime);
                 }
+                if (status == null && line == 0 && bodyCode != null) {
+                    code = bodyCode.code();
+                    line = bodyCode.line();
+                    excerpt = Text.excerpt(lines.get(line - 1).strip());
+                    status = code < 300 ? "ok" : "http-error";
+                }
             }
         } else {
             status = switch (rc) {
@@ -121,6 +135,10 @@ final class HealthParser {
             excerpt = rc == null ? "(no output)" : "curl exit code " + rc;
         }
         return new Health(status, code, secs, p.name(), line, excerpt);
+    }
+
+    /** The HTTP code an answer's body states, on its 1-based line. */
+    record BodyCode(int code, int line) {
     }
 
     /**

@@ -177,6 +177,33 @@ class PasteRecognizerTest {
     }
 
     @Test
+    void aCommandContinuedOverLinesAndALoopOverOneCommandAreReadByThatCommand() {
+        String paste = """
+                ```console
+                $ curl -s http://10.0.0.7:8000/v1/models
+                {"object":"list","data":[{"id":"m","object":"model","created":1,"owned_by":"vllm"}]}
+                $ curl -s http://10.0.0.7:8000/v1/chat/completions -H 'Content-Type: application/json' \\
+                > -d '{"model":"m","messages":[{"role":"user","content":"ping"}],"max_tokens":4}'
+                {"error":{"message":"EngineCore encountered an issue.","type":"Internal Server Error","param":null,"code":500}}
+                $ for i in 1 2; do curl -s -o /dev/null -w '%{http_code} %{time_total}\\n' http://10.0.0.7:8000/v1/completions; done
+                500 0.004127
+                500 0.003881
+                ```
+                """;
+        Recognition r = RECOGNIZER.recognise(paste);
+        assertEquals("models", only(r, Kind.MODELS).probe());
+        // the continued line is the command's, not the answer: the answer is the error body alone
+        assertTrue(r.capture().probe("generate").orElseThrow().outOrEmpty().startsWith("{\"error\""), r.summary()::toString);
+        assertFalse(r.capture().probe("generate").orElseThrow().outOrEmpty().contains("-d '"), r.summary()::toString);
+        // the loop's answers are requests' answers too, not a health probe's
+        assertTrue(r.segments().stream().noneMatch(s -> s.kind() == Kind.HEALTH), r.summary()::toString);
+        assertTrue(r.capture().probe("health").isEmpty());
+        // a model list printed without its prompt is known by its shape
+        Recognition bare = RECOGNIZER.recognise("{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\"}]}\n");
+        assertEquals("models", only(bare, Kind.MODELS).probe());
+    }
+
+    @Test
     void dmesgWithHumanTimesAndJournalctlKernelLinesAreKernelLogs() {
         String paste = """
                 $ sudo dmesg -T | tail -3

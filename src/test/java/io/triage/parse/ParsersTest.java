@@ -99,6 +99,25 @@ class ParsersTest {
     }
 
     @Test
+    void anErrorBodyPrintedWithoutCurlsCodeStatesItsOwn() {
+        // curl -s pasted: no "%{http_code}" line, but an OpenAI-compatible error body carries the HTTP status
+        Generation dead = generation("{\"error\":{\"message\":\"EngineCore encountered an issue. See stack trace (above) for"
+                + " the root cause.\",\"type\":\"Internal Server Error\",\"param\":null,\"code\":500}}\n", "", null);
+        assertEquals("http-error", dead.status());
+        assertEquals(500, dead.httpCode());
+        assertEquals(503, generation("{\"object\":\"error\",\"message\":\"x\",\"type\":\"ServiceUnavailable\",\"code\":503}\n",
+                "", null).httpCode());
+        // a code curl printed wins over the body's; a body with no code, or cut off, states nothing
+        assertEquals(502, generation("{\"error\":{\"code\":500}}\n502 0.01\n", "", null).httpCode());
+        Sink s = new Sink();
+        GenerationParser.parse(probe("generate", "{\"error\":\"Input validation error\",\"error_type\":\"validation\"}\n", "", null), s);
+        assertTrue(of(s, Generation.class).isEmpty());
+        Sink cut = new Sink();
+        GenerationParser.parse(probe("generate", "{\"error\":{\"message\":\"EngineCore enc", "", null), cut);
+        assertTrue(of(cut, Generation.class).isEmpty());
+    }
+
+    @Test
     void aResetOnARealRequestIsAnAnswerCutOffNotNothingListening() {
         assertEquals("other", generation("", "curl: (56) Recv failure: Connection reset by peer", null).status());
         // an answer whose body quotes a curl error is still the answer
