@@ -544,8 +544,10 @@ public final class FactBuilder {
             status = "timeout";
         } else if (rc == 127 || err.contains("command not found")) {
             status = "not-found";
-        } else if (p.name().equals("health") && rc != 126) {
+        } else if ((p.name().equals("health") || p.name().equals(GENERATION_PROBE)) && rc != 126) {
             status = "ok"; // curl's own failure (refused, timed out) is the observation itself
+        } else if (rc == 3 && p.name().equals("systemctl_status") && !empty) {
+            status = "ok"; // systemctl status says 3 for a unit that is not active: its status is the answer
         } else if (rc == 1 && (p.name().equals("pgrep") || p.name().equals("ps") || p.name().equals("log_markers"))
                 && err.isEmpty()) {
             status = "ok"; // pgrep and grep say 1 for "no match"

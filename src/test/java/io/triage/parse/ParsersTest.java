@@ -156,6 +156,19 @@ class ParsersTest {
     }
 
     @Test
+    void exitCodesThatAreTheAnswerAreNotAProbesFailure() {
+        // systemctl status says 3 for a unit that is not active, and prints its status all the same
+        ProbeOutput inactive = new ProbeOutput("systemctl_status", null, "\u25cb vllm.service - vLLM\n     Active: inactive (dead)\n",
+                "", 3, 0.03, false);
+        assertEquals("ok", FactBuilder.status(inactive).status());
+        assertEquals("failed", FactBuilder.status(new ProbeOutput("systemctl_status", null, "", "Failed to connect to bus", 3,
+                0.03, false)).status(), "3 with nothing printed is no status");
+        // a real request curl could not complete is an answer, as health's is
+        assertEquals("ok", FactBuilder.status(new ProbeOutput("generate", null, "000 600.0\n", "curl: (28) timed out", 28,
+                600.0, false)).status());
+    }
+
+    @Test
     void aCommandsRefusalSavedWithoutItsExitCodeIsAFailureNotAnEmptyReading() {
         ProbeOutput denied = new ProbeOutput("dmesg", null, "dmesg: read kernel buffer failed: Operation not permitted\n",
                 null, null, null, false);
