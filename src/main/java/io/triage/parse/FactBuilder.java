@@ -184,9 +184,14 @@ public final class FactBuilder {
         boolean someoneServesTargetPort = port > 0 && procs.values().stream()
                 .anyMatch(p -> !"other".equals(p.role()) && !"client".equals(p.role()) && servesPort(p.args(), port));
         java.util.Set<Integer> foreignPids = new HashSet<>();
+        Map<Integer, String> otherInstances = port > 0 && !someoneServesTargetPort ? otherInstances(procs, port)
+                : Map.of();
         for (Proc p : procs.values()) {
             boolean client = "client".equals(p.role());
             String foreign = client ? null : foreign(p, server, someoneServesTargetPort ? port : -1);
+            if (foreign == null && !client) {
+                foreign = otherInstances.get(p.pid());
+            }
             if (foreign == null && !client && foreignPids.contains(p.ppid()) && !"other".equals(p.role())) {
                 foreign = "a child of process " + p.ppid() + ", another server";
             }
@@ -354,6 +359,44 @@ public final class FactBuilder {
             return "port " + m.group(1) + " while the target's is " + port;
         }
         return null;
+    }
+
+    /**
+     * Nothing serves the target's port, but a front end serving another port lives beside server processes outside
+     * its own process tree (an engine and workers its dead front end left, a second instance's remains): that front end
+     * is another instance, not the target probed at the wrong port, and so is its tree. A lone server on another port
+     * stays the target (probed at the wrong port). PID to the reason, for each process of such an instance.
+     */
+    private static Map<Integer, String> otherInstances(Map<Integer, Proc> procs, int port) {
+        Map<Integer, String> out = new java.util.HashMap<>();
+        for (Proc f : procs.values()) {
+            if (!"frontend".equals(f.role()) || !f.live()) {
+                continue;
+            }
+            Matcher m = PORT_ARG.matcher(f.args());
+            if (!m.find() || Integer.parseInt(m.group(1)) == port) {
+                continue;
+            }
+            java.util.Set<Integer> tree = new HashSet<>(List.of(f.pid()));
+            for (boolean grew = true; grew; ) {
+                grew = false;
+                for (Proc p : procs.values()) {
+                    if (!tree.contains(p.pid()) && tree.contains(p.ppid())) {
+                        grew = tree.add(p.pid());
+                    }
+                }
+            }
+            boolean outside = procs.values().stream().anyMatch(p -> p.live() && !tree.contains(p.pid())
+                    && ("frontend".equals(p.role()) || "worker".equals(p.role())));
+            if (outside) {
+                String why = "port " + m.group(1) + " while the target's is " + port
+                        + ", beside server processes outside its tree";
+                for (Integer pid : tree) {
+                    out.put(pid, pid == f.pid() ? why : "of the instance of process " + f.pid() + ": " + why);
+                }
+            }
+        }
+        return out;
     }
 
     private static final Pattern PORT_MENTION = Pattern.compile("(?:--port[= ]|:)(\\d{1,5})(?!\\d)");
