@@ -91,6 +91,7 @@ public record HostFilters(List<String> servers, LogFilter log, String serverEre,
         }
         List<String> listed = new ArrayList<>(p.serverRegexes());
         listed.addAll(p.clientRegexes());
+        listed.addAll(p.compilerRegexes());
         return new HostFilters(p.servers(), LogFilter.of(kb.markers()), PosixEre.union(p.serverRegexes()),
                 PosixEre.union(p.frontendRegexes()), exclusion(p.clientRegexes()), PosixEre.union(p.commRegexes()),
                 exclusion(p.ignoreRegexes()), kinds, PosixEre.union(listed, AFTER_COLUMNS), ports(kb), healths(kb),

@@ -50,6 +50,9 @@ final class Describe {
             return "argument " + a.name() + "=" + a.value() + " (" + a.source() + ")";
         } else if (f instanceof Intent i) {
             return "operator intent " + i.key() + "=" + i.value();
+        } else if (f instanceof io.triage.facts.Compiling c) {
+            return "compiler " + c.pid() + " under server process " + c.serverPid()
+                    + (c.elapsedSec() >= 0 ? ", running " + c.elapsedSec() + " s" : "");
         } else if (f instanceof Listener l) {
             return "port " + l.port() + " listened on by PID " + l.pid();
         } else if (f instanceof CaptureClock c) {

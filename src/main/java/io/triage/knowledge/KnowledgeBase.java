@@ -78,7 +78,7 @@ public final class KnowledgeBase {
                              String note) { }
 
     public record ProcessFile(List<String> ignore, Map<String, RoleSpec> servers, RoleSpec generic, List<String> comm,
-                              List<String> containers, List<String> clients) { }
+                              List<String> containers, List<String> clients, List<String> compilers) { }
 
     public record RoleSpec(List<String> frontend, List<String> workers) { }
 

@@ -22,12 +22,14 @@ public final class ProcessPatterns {
     private final List<LinePattern> comm;
     private final List<LinePattern> containers;
     private final List<LinePattern> clients;
+    private final List<LinePattern> compilers;
 
     private ProcessPatterns(List<LinePattern> ignore, Map<String, List<LinePattern>> frontends,
                             Map<String, List<LinePattern>> workers, List<LinePattern> comm, List<LinePattern> containers,
-                            List<LinePattern> clients) {
+                            List<LinePattern> clients, List<LinePattern> compilers) {
         this.ignore = ignore;
         this.clients = clients;
+        this.compilers = compilers;
         this.frontends = frontends;
         this.workers = workers;
         this.comm = comm;
@@ -36,7 +38,7 @@ public final class ProcessPatterns {
 
     /** How many patterns there are: what classifying one command line may try. */
     public int size() {
-        int n = ignore.size() + clients.size() + comm.size() + containers.size();
+        int n = ignore.size() + clients.size() + comm.size() + containers.size() + compilers.size();
         for (List<LinePattern> l : frontends.values()) {
             n += l.size();
         }
@@ -49,6 +51,11 @@ public final class ProcessPatterns {
     /** True when a kernel process name (15 characters at most, as the OOM killer prints it) is a server's. */
     public boolean serverComm(String name) {
         return any(comm, name);
+    }
+
+    /** True when a command line is a compiler's ({@code compilers:}): kernels being built, if a server started it. */
+    public boolean compiler(String args) {
+        return any(compilers, args);
     }
 
     /** True when a container's image or command is an inference server's. */
@@ -71,7 +78,7 @@ public final class ProcessPatterns {
 
     /** Writes the patterns' regexes in {@link Compact}'s form ({@link #readFrom} compiles them again). */
     void writeTo(Compact.Out o) {
-        for (List<LinePattern> l : List.of(ignore, comm, containers, clients)) {
+        for (List<LinePattern> l : List.of(ignore, comm, containers, clients, compilers)) {
             regexes(o, l);
         }
         for (Map<String, List<LinePattern>> m : List.of(frontends, workers)) {
@@ -90,7 +97,7 @@ public final class ProcessPatterns {
     /** What {@link #writeTo} wrote. */
     static ProcessPatterns readFrom(Compact.In in) throws java.io.IOException {
         List<List<LinePattern>> lists = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
             lists.add(patterns(in));
         }
         List<Map<String, List<LinePattern>>> maps = new ArrayList<>();
@@ -101,7 +108,8 @@ public final class ProcessPatterns {
             }
             maps.add(m);
         }
-        return new ProcessPatterns(lists.get(0), maps.get(0), maps.get(1), lists.get(1), lists.get(2), lists.get(3));
+        return new ProcessPatterns(lists.get(0), maps.get(0), maps.get(1), lists.get(1), lists.get(2), lists.get(3),
+                lists.get(4));
     }
 
     private static List<LinePattern> patterns(Compact.In in) throws java.io.IOException {
@@ -130,7 +138,8 @@ public final class ProcessPatterns {
             works.put("", compileAll(file.generic().workers(), path, "generic.workers"));
         }
         return new ProcessPatterns(ignore, fronts, works, compileAll(file.comm(), path, "comm"),
-                compileAll(file.containers(), path, "containers"), compileAll(file.clients(), path, "clients"));
+                compileAll(file.containers(), path, "containers"), compileAll(file.clients(), path, "clients"),
+                compileAll(file.compilers(), path, "compilers"));
     }
 
     private static List<LinePattern> compileAll(List<String> regexes, Path path, String where) {
@@ -198,6 +207,11 @@ public final class ProcessPatterns {
     /** The regexes of the probe's own tools and wrappers ({@code ignore:}). */
     public List<String> ignoreRegexes() {
         return ignore.stream().map(LinePattern::pattern).toList();
+    }
+
+    /** The regexes of compilers ({@code compilers:}). */
+    public List<String> compilerRegexes() {
+        return compilers.stream().map(LinePattern::pattern).toList();
     }
 
     /** The regexes of known clients ({@code clients:}). */

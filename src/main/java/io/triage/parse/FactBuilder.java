@@ -186,6 +186,7 @@ public final class FactBuilder {
         java.util.Set<Integer> foreignPids = new HashSet<>();
         Map<Integer, String> otherInstances = port > 0 && !someoneServesTargetPort ? otherInstances(procs, port)
                 : Map.of();
+        Map<Integer, Proc> kept = new LinkedHashMap<>();
         for (Proc p : procs.values()) {
             boolean client = "client".equals(p.role());
             String foreign = client ? null : foreign(p, server, someoneServesTargetPort ? port : -1);
@@ -221,6 +222,7 @@ public final class FactBuilder {
                 }
             }
             sink.add(p);
+            kept.put(p.pid(), p);
             if ("frontend".equals(p.role()) && p.live()) {
                 for (Map.Entry<String, String> a : ArgsDump.commandLine(p.args())) {
                     sink.add(new ServerArg(a.getKey(), a.getValue(), "cmdline", true, p.pid(), -1, p.probe(),
@@ -228,6 +230,8 @@ public final class FactBuilder {
                 }
             }
         }
+
+        compilers(kept, sink);
 
         int y = year > 0 ? year : OffsetDateTime.now(ZoneOffset.UTC).getYear();
         long c = clock;
@@ -397,6 +401,27 @@ public final class FactBuilder {
             }
         }
         return out;
+    }
+
+    /** Ancestors climbed from a compiler to the server process that started it. */
+    private static final int MAX_ANCESTRY = 16;
+
+    /** Each live compiler whose ancestors include a server process (not another instance's): kernels being built. */
+    private void compilers(Map<Integer, Proc> procs, Sink sink) {
+        for (Proc c : procs.values()) {
+            if ("Z".equals(c.state()) || !"other".equals(c.role()) || !kb.processes().compiler(c.args())) {
+                continue;
+            }
+            Proc up = procs.get(c.ppid());
+            for (int i = 0; up != null && i < MAX_ANCESTRY; i++) {
+                if ("frontend".equals(up.role()) || "worker".equals(up.role())) {
+                    sink.add(new io.triage.facts.Compiling(c.pid(), up.pid(), c.elapsedSec(), c.probe(), c.line(),
+                            c.excerpt()));
+                    break;
+                }
+                up = up.ppid() == up.pid() ? null : procs.get(up.ppid());
+            }
+        }
     }
 
     private static final Pattern PORT_MENTION = Pattern.compile("(?:--port[= ]|:)(\\d{1,5})(?!\\d)");

@@ -131,4 +131,27 @@ class ServerProcessTest {
                 .replace("listen rc=127", "listen rc=0"));
         assertKilledFromOutside(diagnose(dir), "a bench client with ss showing nothing on the port");
     }
+
+    @Test
+    void aCompilerUnderAServerProcessIsItsStartUpAtWorkAndOneElsewhereIsNot() throws Exception {
+        Path dir = tmp.resolve("compiling");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("target.txt"), "server=sglang\nport=30000\n");
+        Files.writeString(dir.resolve("ps.out"), """
+                    PID    PPID STAT ELAPSED   RSS COMMAND
+                    100       1 Sl       900 90000 python3 -m sglang.launch_server --model-path m --port 30000
+                    101     100 Sl       890 80000 sglang::scheduler_TP0
+                    102     101 S        300  9000 /usr/bin/python3 /usr/local/bin/ninja -v -C /root/.cache/deep_gemm/x
+                    103     102 S          5  9000 /usr/local/cuda/bin/nvcc -c kernel.cu -o kernel.o
+                    200       1 S         20  9000 /usr/local/cuda/bin/nvcc -c someone_elses.cu
+                """);
+        List<Object> wm = TestHome.triage().examine(dir, Map.of()).workingMemory();
+        List<io.triage.facts.Compiling> c = wm.stream().filter(io.triage.facts.Compiling.class::isInstance)
+                .map(io.triage.facts.Compiling.class::cast).toList();
+        assertEquals(List.of(102, 103), c.stream().map(io.triage.facts.Compiling::pid).sorted().toList(), c::toString);
+        assertTrue(c.stream().allMatch(x -> x.serverPid() == 101), c::toString);
+        // compilers are not server processes: they neither keep a killed server alive nor count as its workers
+        assertTrue(wm.stream().filter(Proc.class::isInstance).map(Proc.class::cast)
+                .filter(p -> p.pid() >= 102).allMatch(p -> p.role().equals("other")));
+    }
 }
