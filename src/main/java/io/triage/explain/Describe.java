@@ -50,6 +50,8 @@ final class Describe {
             return "argument " + a.name() + "=" + a.value() + " (" + a.source() + ")";
         } else if (f instanceof Intent i) {
             return "operator intent " + i.key() + "=" + i.value();
+        } else if (f instanceof io.triage.facts.LogLoop l) {
+            return "log: its last " + l.lines() + " of " + l.ofLines() + " lines are one message";
         } else if (f instanceof io.triage.facts.Compiling c) {
             return "compiler " + c.pid() + " under server process " + c.serverPid()
                     + (c.elapsedSec() >= 0 ? ", running " + c.elapsedSec() + " s" : "");

@@ -275,9 +275,56 @@ final class LogParser {
             work.read(workLines, clock, lastEpoch, probe, sink);
         }
         Entry last = entries.get(n - 1);
+        loop(entries, sink);
         long age = clock >= 0 && lastEpoch >= 0 ? clock - lastEpoch : -1;
         sink.add(new LogState(true, n, current, n - 1, lastEpoch, age, lastKind, last.probe(),
                 last.absLine() > 0 ? last.absLine() : last.probeLine(), Text.excerpt(last.text()), lastWorkSeq));
+    }
+
+    /** Trailing lines of one message, times and counters aside, that make the log's end a loop, not work. */
+    static final int LOOP_LINES = 20;
+
+    /**
+     * The log ends in one message repeated (a retry loop: "Prefix 0 - Suffix 13715" forty times a second), its
+     * numbers aside: a {@link io.triage.facts.LogLoop} with how many of the last lines it is.
+     */
+    private static void loop(List<Entry> entries, Sink sink) {
+        int n = entries.size();
+        if (n < LOOP_LINES) {
+            return;
+        }
+        String shape = numbersAside(entries.get(n - 1).text());
+        if (shape.isBlank()) {
+            return;
+        }
+        int same = 1;
+        while (same < n && numbersAside(entries.get(n - 1 - same).text()).equals(shape)) {
+            same++;
+        }
+        if (same >= LOOP_LINES) {
+            Entry last = entries.get(n - 1);
+            sink.add(new io.triage.facts.LogLoop(same, n, last.probe(), last.absLine() > 0 ? last.absLine()
+                    : last.probeLine(), Text.excerpt(last.text())));
+        }
+    }
+
+    /** A line with every run of digits as one '#': the same message at another time or count. */
+    static String numbersAside(String line) {
+        StringBuilder b = new StringBuilder(Math.min(line.length(), 512));
+        boolean digit = false;
+        for (int i = 0; i < line.length() && b.length() < 512; i++) {
+            char c = line.charAt(i);
+            if (Character.isDigit(c)) {
+                if (!digit) {
+                    b.append('#');
+                }
+                digit = true;
+            } else {
+                b.append(c);
+                digit = false;
+            }
+        }
+        return b.toString().strip();
     }
 
     @SuppressWarnings("unchecked")

@@ -289,4 +289,30 @@ class ProgressSignalsTest {
         return sink.facts().stream().filter(f -> f instanceof io.triage.facts.WeightDownload)
                 .map(f -> (io.triage.facts.WeightDownload) f).findFirst().orElseThrow(() -> new AssertionError(sink.facts()));
     }
+
+    @Test
+    void aLogEndingInOneMessageRepeatedIsALoopAndShortOrMixedEndsAreNot(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        assertEquals("#-#-#T#:#:#.#Z INFO radix.rs:#: Prefix # - Suffix #",
+                LogParser.numbersAside("2025-01-09T16:41:51.388552Z INFO radix.rs:108: Prefix 0 - Suffix 13715"));
+        StringBuilder loop = new StringBuilder("2025-01-09T16:20:00.000000Z INFO router: Success\n");
+        for (int i = 0; i < LogParser.LOOP_LINES; i++) {
+            loop.append("2025-01-09T16:41:51.").append(100000 + i * 39).append("Z INFO radix.rs:108: Prefix 0 - Suffix 13715\n");
+        }
+        assertEquals(List.of(LogParser.LOOP_LINES), loops(tmp.resolve("a"), loop.toString()));
+        // one line short of the loop, and a tail that alternates, are not a loop
+        assertEquals(List.of(), loops(tmp.resolve("b"), loop.substring(loop.indexOf("\n") + 1).replaceFirst("^[^\n]*\n", "")));
+        StringBuilder mixed = new StringBuilder();
+        for (int i = 0; i < 2 * LogParser.LOOP_LINES; i++) {
+            mixed.append(i % 2 == 0 ? "INFO waiting for shard " + i : "INFO shard ready " + i).append('\n');
+        }
+        assertEquals(List.of(), loops(tmp.resolve("c"), mixed.toString()));
+    }
+
+    private static List<Integer> loops(java.nio.file.Path dir, String log) throws Exception {
+        java.nio.file.Files.createDirectories(dir);
+        java.nio.file.Files.writeString(dir.resolve("log_tail.out"), log);
+        return TestHome.triage().examine(dir, Map.of()).workingMemory().stream()
+                .filter(io.triage.facts.LogLoop.class::isInstance).map(f -> ((io.triage.facts.LogLoop) f).lines()).toList();
+    }
 }
