@@ -1,0 +1,1 @@
+systemctl status vllm-dsv4.service --no-pager -n 8

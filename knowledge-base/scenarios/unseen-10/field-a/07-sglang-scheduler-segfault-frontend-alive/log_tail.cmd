@@ -1,0 +1,1 @@
+tail -n 60 /srv/sglang/logs/qwen25vl.log

@@ -1,0 +1,1 @@
+curl -s --max-time 5 http://127.0.0.1:8002/metrics | grep -E '^nv_inference_request_(success|failure)|^nv_trt_llm_request_metrics|^nv_gpu_(utilization|memory_used)|^# (HELP|TYPE) nv_(inference_request_(success|failure)|trt_llm_request_metrics|gpu_utilization|gpu_memory_used)'

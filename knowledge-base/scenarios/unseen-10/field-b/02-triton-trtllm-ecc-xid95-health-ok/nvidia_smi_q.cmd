@@ -1,0 +1,1 @@
+nvidia-smi -q -i 2 -d ECC,ROW_REMAPPER

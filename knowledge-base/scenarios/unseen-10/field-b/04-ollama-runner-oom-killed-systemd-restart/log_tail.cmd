@@ -1,0 +1,1 @@
+journalctl -u ollama -n 60 --no-pager

@@ -1,0 +1,1 @@
+journalctl -u llama-server -n 60 --no-pager

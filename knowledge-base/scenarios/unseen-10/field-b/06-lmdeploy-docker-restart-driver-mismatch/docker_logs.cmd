@@ -1,0 +1,1 @@
+docker logs --tail 40 lmdeploy-qwen

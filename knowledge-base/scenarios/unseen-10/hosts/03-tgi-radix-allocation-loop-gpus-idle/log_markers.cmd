@@ -1,0 +1,1 @@
+grep -n -E 'server_args|Shutting down|launch_server|fired up|Traceback|Error|Killed|address already' /var/lib/docker/containers/9f3c1e7a52b84d0c6a1f2e93b7d4c58a0e6f1b2c3d4a5e6f7a8b9c0d1e2f3a4b/9f3c1e7a52b84d0c6a1f2e93b7d4c58a0e6f1b2c3d4a5e6f7a8b9c0d1e2f3a4b-json.log | tail -30

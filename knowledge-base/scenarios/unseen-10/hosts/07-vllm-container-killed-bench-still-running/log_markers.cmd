@@ -1,0 +1,1 @@
+grep -n -E 'server_args|Shutting down|launch_server|fired up|Traceback|Error|Killed|address already' /var/lib/docker/containers/4be1f0c93a7d2e61b5c8f04d9a2e7b13c6f50d8e1a4b7c29d3e6f8a0b1c2d3e4/4be1f0c93a7d2e61b5c8f04d9a2e7b13c6f50d8e1a4b7c29d3e6f8a0b1c2d3e4-json.log | tail -30
