@@ -1,0 +1,1 @@
+grep -n -E 'server_args|Shutting down|launch_server|fired up|Traceback|Error|Killed|address already|Uvicorn running|Application startup complete|CANCELLED|error' /home/mkim/slurm-logs/trtllm-48230.out | tail -30

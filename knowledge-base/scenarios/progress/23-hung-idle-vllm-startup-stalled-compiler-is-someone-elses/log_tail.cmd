@@ -1,0 +1,1 @@
+tail -n 60 /srv/vllm-logs/vllm-qwen3-235b.log
