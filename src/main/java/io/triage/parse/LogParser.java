@@ -43,6 +43,35 @@ final class LogParser {
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;?]*[ -/]*[@-~]");
 
     /**
+     * The line without the prefix {@code docker compose logs} puts before each of a service's lines ("inference-1  | ",
+     * "vllm_1  | "): a name, its replica number, spaces and a bar. The line behind it keeps its own shape (a journal
+     * line, a record with its time) and is read as it.
+     */
+    static String withoutComposePrefix(String line) {
+        int n = Math.min(line.length(), 96);
+        int i = 0;
+        while (i < n && (Character.isLetterOrDigit(line.charAt(i)) || ".-_".indexOf(line.charAt(i)) >= 0)) {
+            i++;
+        }
+        int nameEnd = i;
+        int digits = nameEnd;
+        while (digits > 0 && Character.isDigit(line.charAt(digits - 1))) {
+            digits--;
+        }
+        if (digits == nameEnd || digits < 2 || (line.charAt(digits - 1) != '-' && line.charAt(digits - 1) != '_')
+                || !Character.isLetter(line.charAt(0))) {
+            return line;
+        }
+        while (i < n && line.charAt(i) == ' ') {
+            i++;
+        }
+        if (i == nameEnd || i >= n || line.charAt(i) != '|') {
+            return line;
+        }
+        return i + 1 < line.length() && line.charAt(i + 1) == ' ' ? line.substring(i + 2) : line.substring(i + 1);
+    }
+
+    /**
      * A log line as a terminal would have left it: colour codes removed, and of a line that carriage
      * returns overwrote (progress bars), the last non-empty segment.
      */
@@ -59,7 +88,7 @@ final class LogParser {
             String inner = dockerJsonLog(json == 0 ? line : line.substring(json));
             line = inner == null ? line : line.substring(0, json) + inner;
         }
-        String s = line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line;
+        String s = withoutComposePrefix(line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line);
         // from the end, without copying: a line of ten thousand blank overwrites stays linear
         int end = s.length();
         int cr = s.lastIndexOf('\r', end - 1);
