@@ -191,6 +191,14 @@ public final class PasteRecognizer {
                     }
                     cmd = cmd.substring(0, cmd.length() - 1).strip() + " " + next;
                 }
+                // a long command a chat client wrapped: the next line holds only more of its arguments (options,
+                // a URL), not output
+                if (i + 1 < n && wrappedArguments(w.lines.get(i + 1).view())
+                        && w.lines.get(i).view().length() + 1 + firstWord(w.lines.get(i + 1).view()).length() > WRAP_WIDTH_MIN) {
+                    i++;
+                    w.prompt[i] = true;
+                    cmd = cmd + " " + w.lines.get(i).view().strip();
+                }
                 commands[promptAt] = cmd;
                 start = i + 1;
             }
@@ -362,6 +370,31 @@ public final class PasteRecognizer {
      */
     private static final com.google.re2j.Pattern MODELS_PATH = com.google.re2j.Pattern.compile(
             "/v1/models/?(?:$|[?\\s])|/api/tags\\b");
+
+    /**
+     * The narrowest width a chat client wraps at (most wrap at 80 columns, some sooner): a line and the next line's
+     * first word that would together pass it were one line cut in two.
+     */
+    private static final int WRAP_WIDTH_MIN = 72;
+
+    /**
+     * Whether a line is only arguments cut from the command line above it: every word an option ({@code --format=csv})
+     * or the URL curl was to fetch ({@code localhost:8080/health}); output never looks like that.
+     */
+    static boolean wrappedArguments(String line) {
+        String[] t = tokens(line.strip(), 16);
+        if (t.length == 0 || line.startsWith(" ") || line.startsWith("\t")) {
+            return false;
+        }
+        for (String a : t) {
+            boolean option = a.startsWith("-") && a.length() > 1 && !Character.isDigit(a.charAt(1));
+            boolean url = a.contains("://") || a.matches("(?:localhost|127\\.0\\.0\\.1|\\[::1\\]|[a-z0-9.-]+):\\d{2,5}(?:/\\S*)?");
+            if (!option && !url) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     /** Lines one command may be continued over (a final backslash each). */
     private static final int MAX_CONTINUED = 32;
@@ -785,6 +818,17 @@ public final class PasteRecognizer {
                 }
             }
             return;
+        }
+        if (byCommand == Kind.NVIDIA_SMI_TABLE) {
+            // the command as the paste kept it may have lost its query options (wrapped, cut): CSV output is a query's
+            int first = from;
+            while (first <= lastText && w.lines.get(first).view().isBlank()) {
+                first++;
+            }
+            Kind csv = first <= lastText ? csvRow(w.lines.get(first).view().strip()) : null;
+            if (csv != null) {
+                byCommand = csv;
+            }
         }
         if (byCommand != null && byCommand != Kind.COMMAND_OUTPUT) {
             add(w, byCommand, How.PROMPT, command, promptLine, lastText, from, lastText);

@@ -168,7 +168,9 @@ final class NvidiaSmiParser {
                     continue; // a process row is a table row: the pattern below is not run on borders and text
                 }
                 LinePattern.Match pm = TABLE_PROC.find(line);
-                if (pm != null) {
+                // a graphics-only client (type G: Xorg, a desktop shell) holds display memory, not a compute context:
+                // the compute-apps query never lists it, and it is no worker left behind
+                if (pm != null && !pm.group("type").equals("G")) {
                     long mem = pm.group("mem").equals("N/A") ? -1 : Text.parseLong(pm.group("mem"), -1);
                     sink.add(new GpuApp(Text.parseInt(pm.group("pid"), -1), pm.group("name").strip(), mem, "", p.name(),
                             i + 1, Text.excerpt(line)));

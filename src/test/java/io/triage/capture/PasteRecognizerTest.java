@@ -204,6 +204,29 @@ class PasteRecognizerTest {
     }
 
     @Test
+    void aCommandAChatClientWrappedKeepsItsArgumentsAndItsOutputIsReadByThem() {
+        String paste = """
+                camille@gpu-02:~/tgi$ curl -s -o /dev/null -w '%{http_code} %{time_total}\\n'
+                localhost:8080/health
+                000 0.000412
+                camille@gpu-02:~/tgi$ nvidia-smi
+                --query-gpu=index,name,memory.used,utilization.gpu --format=csv
+                index, name, memory.used [MiB], utilization.gpu [%]
+                0, NVIDIA L40S, 0 MiB, 0 %
+                camille@gpu-02:~/tgi$ echo done
+                --verbose
+                """;
+        Recognition r = RECOGNIZER.recognise(paste);
+        assertEquals("000 0.000412", r.capture().probe("health").orElseThrow().outOrEmpty().strip(), r.summary()::toString);
+        assertTrue(r.capture().probe("gpus").isPresent(), r.summary()::toString);
+        assertTrue(r.capture().probe("nvidia_smi_full").isEmpty(), r.summary()::toString);
+        // a short command line followed by a short option-like line was not wrapped: that line is its output
+        assertFalse(PasteRecognizer.wrappedArguments("  --verbose"));
+        assertFalse(PasteRecognizer.wrappedArguments("0, NVIDIA L40S, 0 MiB, 0 %"));
+        assertTrue(PasteRecognizer.wrappedArguments("localhost:8080/health"));
+    }
+
+    @Test
     void dmesgWithHumanTimesAndJournalctlKernelLinesAreKernelLogs() {
         String paste = """
                 $ sudo dmesg -T | tail -3

@@ -156,6 +156,22 @@ class ParsersTest {
     }
 
     @Test
+    void aGraphicsOnlyClientInTheTableIsNoComputeApp() {
+        String table = """
+                | Processes:                                                                              |
+                |  GPU   GI   CI              PID   Type   Process name                        GPU Memory |
+                |=========================================================================================|
+                |    0   N/A  N/A         2291847      C   /usr/bin/python3                      33196MiB |
+                |    1   N/A  N/A            2114      G   /usr/lib/xorg/Xorg                      212MiB |
+                |    1   N/A  N/A            2390    C+G   /usr/bin/gnome-shell                     38MiB |
+                +-----------------------------------------------------------------------------------------+
+                """;
+        Sink s = new Sink();
+        NvidiaSmiParser.table(probe("nvidia_smi_full", table, "", 0), s);
+        assertEquals(List.of(2291847, 2390), of(s, io.triage.facts.GpuApp.class).stream().map(io.triage.facts.GpuApp::pid).toList());
+    }
+
+    @Test
     void exitCodesThatAreTheAnswerAreNotAProbesFailure() {
         // systemctl status says 3 for a unit that is not active, and prints its status all the same
         ProbeOutput inactive = new ProbeOutput("systemctl_status", null, "\u25cb vllm.service - vLLM\n     Active: inactive (dead)\n",
