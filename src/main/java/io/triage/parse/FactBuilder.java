@@ -43,6 +43,8 @@ public final class FactBuilder {
      * (the collector only reads), but what a person pastes, or saves, when health says 200 and requests hang.
      */
     public static final String GENERATION_PROBE = "generate";
+    /** A health route that runs one real generation (SGLang's {@code /health_generate}): a real request's answer too. */
+    public static final String HEALTH_GENERATE_PROBE = "health_generate";
     /**
      * A listener line ({@code ss -ltnp}, {@code netstat -ltnp}). Host text, with wildcards a backtracking matcher
      * could try in every combination: a {@link io.triage.knowledge.LinePattern}, linear whichever engine runs it.
@@ -156,7 +158,9 @@ public final class FactBuilder {
             }
         }
         guarded(capture.probes().get("health"), sink, p -> HealthParser.parse(p, sink));
-        guarded(capture.probes().get(GENERATION_PROBE), sink, p -> GenerationParser.parse(p, sink));
+        ProbeOutput generation = capture.probes().get(GENERATION_PROBE);
+        guarded(generation != null ? generation : capture.probes().get(HEALTH_GENERATE_PROBE), sink,
+                p -> GenerationParser.parse(p, sink));
         guarded(capture.probes().get("gpus"), sink, p -> NvidiaSmiParser.gpuCsv(p, sink));
         guarded(capture.probes().get("gpu_apps"), sink, p -> NvidiaSmiParser.appsCsv(p, sink));
         guarded(capture.probes().get("nvidia_smi_full"), sink, p -> NvidiaSmiParser.table(p, sink));
@@ -498,7 +502,8 @@ public final class FactBuilder {
      * read by their content ({@link io.triage.capture.ByContent}).
      */
     public static boolean readsByName(String name) {
-        return STANDARD_PROBES.contains(name) || name.equals(GENERATION_PROBE) || KERNEL_LOGS.contains(name) || name.equals("docker_ps")
+        return STANDARD_PROBES.contains(name) || name.equals(GENERATION_PROBE) || name.equals(HEALTH_GENERATE_PROBE)
+                || KERNEL_LOGS.contains(name) || name.equals("docker_ps")
                 || name.equals("podman_ps") || name.contains("apt") || isOtherLog(name) || SupervisorParsers.reads(name);
     }
 
@@ -612,7 +617,8 @@ public final class FactBuilder {
             status = "timeout";
         } else if (rc == 127 || err.contains("command not found")) {
             status = "not-found";
-        } else if ((p.name().equals("health") || p.name().equals(GENERATION_PROBE)) && rc != 126) {
+        } else if ((p.name().equals("health") || p.name().equals(GENERATION_PROBE)
+                || p.name().equals(HEALTH_GENERATE_PROBE)) && rc != 126) {
             status = "ok"; // curl's own failure (refused, timed out) is the observation itself
         } else if (rc == 3 && p.name().equals("systemctl_status") && !empty) {
             status = "ok"; // systemctl status says 3 for a unit that is not active: its status is the answer

@@ -182,6 +182,8 @@ class ParsersTest {
         // a real request curl could not complete is an answer, as health's is
         assertEquals("ok", FactBuilder.status(new ProbeOutput("generate", null, "000 600.0\n", "curl: (28) timed out", 28,
                 600.0, false)).status());
+        assertEquals("ok", FactBuilder.status(new ProbeOutput("health_generate", null, "000 5.0\n", "curl: (28) timed out", 28,
+                5.0, false)).status(), "SGLang's /health_generate runs a real generation");
     }
 
     @Test
