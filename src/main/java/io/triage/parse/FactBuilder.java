@@ -433,6 +433,11 @@ public final class FactBuilder {
     private static boolean servesPort(String args, int port) {
         Matcher m = PORT_MENTION.matcher(args);
         while (m.find()) {
+            // a URL's port (--base-url http://127.0.0.1:23333/v1) is where a client connects, not where it serves
+            int tokenStart = Math.max(args.lastIndexOf(' ', m.start()), args.lastIndexOf('=', m.start())) + 1;
+            if (!args.startsWith("-", m.start()) && args.substring(tokenStart, m.start()).contains("://")) {
+                continue;
+            }
             if (Integer.parseInt(m.group(1)) == port) {
                 return true;
             }

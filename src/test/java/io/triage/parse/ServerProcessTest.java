@@ -133,6 +133,12 @@ class ServerProcessTest {
     }
 
     @Test
+    void aScriptGivenTheServersUrlIsItsClient() throws Exception {
+        Diagnosis d = diagnose(killedServerWith("/home/u/env/bin/python run_eval.py --base-url http://127.0.0.1:30000/v1 --concurrency 48"));
+        assertKilledFromOutside(d, "an evaluation script given the server's URL");
+    }
+
+    @Test
     void aCompilerUnderAServerProcessIsItsStartUpAtWorkAndOneElsewhereIsNot() throws Exception {
         Path dir = tmp.resolve("compiling");
         Files.createDirectories(dir);
