@@ -182,7 +182,8 @@ public final class PasteRecognizer {
                 promptAt = i;
                 // a command continued on the next lines (a final backslash; the shell's "> " before each) is still
                 // the command, not its output
-                for (int more = 0; cmd.endsWith("\\") && i + 1 < n && more < MAX_CONTINUED; more++) {
+                for (int more = 0; cmd.endsWith("\\") && i + 1 < n && more < MAX_CONTINUED && cmd.length() < MAX_COMMAND;
+                        more++) {
                     i++;
                     w.prompt[i] = true;
                     String next = w.lines.get(i).view().strip();
@@ -395,6 +396,9 @@ public final class PasteRecognizer {
         }
         return true;
     }
+
+    /** Characters of a command joined from continued lines, at most. */
+    private static final int MAX_COMMAND = 8192;
 
     /** Lines one command may be continued over (a final backslash each). */
     private static final int MAX_CONTINUED = 32;

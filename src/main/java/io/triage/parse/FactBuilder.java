@@ -376,26 +376,41 @@ public final class FactBuilder {
      * stays the target (probed at the wrong port). PID to the reason, for each process of such an instance.
      */
     private static Map<Integer, String> otherInstances(Map<Integer, Proc> procs, int port) {
+        // without parent PIDs (pgrep alone) no tree is known: nothing is set apart
+        if (procs.values().stream().anyMatch(p -> p.ppid() < 0)) {
+            return Map.of();
+        }
+        Map<Integer, List<Integer>> children = new java.util.HashMap<>();
+        for (Proc p : procs.values()) {
+            children.computeIfAbsent(p.ppid(), k -> new ArrayList<>()).add(p.pid());
+        }
         Map<Integer, String> out = new java.util.HashMap<>();
         for (Proc f : procs.values()) {
-            if (!"frontend".equals(f.role()) || !f.live()) {
+            if (!"frontend".equals(f.role()) || !f.live() || f.server().isEmpty()) {
                 continue;
             }
             Matcher m = PORT_ARG.matcher(f.args());
             if (!m.find() || Integer.parseInt(m.group(1)) == port) {
                 continue;
             }
+            // the front end's own tree, walked once from a parent-to-children map, and the chain of its ancestors
             java.util.Set<Integer> tree = new HashSet<>(List.of(f.pid()));
-            for (boolean grew = true; grew; ) {
-                grew = false;
-                for (Proc p : procs.values()) {
-                    if (!tree.contains(p.pid()) && tree.contains(p.ppid())) {
-                        grew = tree.add(p.pid());
+            java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>(List.of(f.pid()));
+            while (!todo.isEmpty() && tree.size() <= procs.size()) {
+                for (Integer c : children.getOrDefault(todo.poll(), List.of())) {
+                    if (tree.add(c)) {
+                        todo.add(c);
                     }
                 }
             }
+            java.util.Set<Integer> ancestors = new HashSet<>();
+            for (Proc up = procs.get(f.ppid()); up != null && ancestors.size() < MAX_ANCESTRY && ancestors.add(up.pid()); ) {
+                up = procs.get(up.ppid());
+            }
+            // outside it: a live process of the same server kind (an engine or workers a dead front end left), not a
+            // wrapper above it and not another kind of program
             boolean outside = procs.values().stream().anyMatch(p -> p.live() && !tree.contains(p.pid())
-                    && ("frontend".equals(p.role()) || "worker".equals(p.role())));
+                    && !ancestors.contains(p.pid()) && f.server().equals(p.server()));
             if (outside) {
                 String why = "port " + m.group(1) + " while the target's is " + port
                         + ", beside server processes outside its tree";
@@ -418,7 +433,7 @@ public final class FactBuilder {
             }
             Proc up = procs.get(c.ppid());
             for (int i = 0; up != null && i < MAX_ANCESTRY; i++) {
-                if ("frontend".equals(up.role()) || "worker".equals(up.role())) {
+                if (("frontend".equals(up.role()) || "worker".equals(up.role())) && !up.server().isEmpty()) {
                     sink.add(new io.triage.facts.Compiling(c.pid(), up.pid(), c.elapsedSec(), c.probe(), c.line(),
                             c.excerpt()));
                     break;

@@ -38,7 +38,8 @@ final class GenerationParser {
                 break;
             }
         }
-        String excerpt = body.isEmpty() || h.status().equals("ok") ? h.excerpt() : h.excerpt() + " | " + body;
+        String excerpt = body.isEmpty() || h.status().equals("ok") || h.excerpt().equals(body) ? h.excerpt()
+                : h.excerpt() + " | " + body;
         sink.add(new Generation(h.status(), h.httpCode(), h.seconds(), body, p.name(), h.line(), excerpt));
     }
 

@@ -102,15 +102,17 @@ final class HealthParser {
             } else if (code >= 100) {
                 status = "http-error";
             } else {
-                status = fromErrorText(err + "\n" + out, resetIsRefusal);
-                if (status == null && line > 0) {
-                    status = noAnswer(secs, p.cmd(), defaultMaxTime);
-                }
-                if (status == null && line == 0 && bodyCode != null) {
+                if (line == 0 && bodyCode != null) {
+                    // the body states its status: words in it ("timeout not permitted") are not curl's
                     code = bodyCode.code();
                     line = bodyCode.line();
                     excerpt = Text.excerpt(lines.get(line - 1).strip());
                     status = code < 300 ? "ok" : "http-error";
+                } else {
+                    status = fromErrorText(err + "\n" + out, resetIsRefusal);
+                    if (status == null && line > 0) {
+                        status = noAnswer(secs, p.cmd(), defaultMaxTime);
+                    }
                 }
             }
         } else {

@@ -304,7 +304,7 @@ final class LogParser {
             work.read(workLines, clock, lastEpoch, probe, sink);
         }
         Entry last = entries.get(n - 1);
-        loop(entries, sink);
+        loop(entries, matched, sink);
         long age = clock >= 0 && lastEpoch >= 0 ? clock - lastEpoch : -1;
         sink.add(new LogState(true, n, current, n - 1, lastEpoch, age, lastKind, last.probe(),
                 last.absLine() > 0 ? last.absLine() : last.probeLine(), Text.excerpt(last.text()), lastWorkSeq));
@@ -317,22 +317,29 @@ final class LogParser {
      * The log ends in one message repeated (a retry loop: "Prefix 0 - Suffix 13715" forty times a second), its
      * numbers aside: a {@link io.triage.facts.LogLoop} with how many of the last lines it is.
      */
-    private static void loop(List<Entry> entries, Sink sink) {
-        int n = entries.size();
-        if (n < LOOP_LINES) {
+    private static void loop(List<Entry> entries, List<List<Marker>> matched, Sink sink) {
+        // the tail's own end: the lines of other logs (the second look's, a journal) read after it are not its end
+        int end = entries.size();
+        while (end > 0 && !entries.get(end - 1).probe().equals("log_tail")) {
+            end--;
+        }
+        if (end < LOOP_LINES) {
             return;
         }
-        String shape = numbersAside(entries.get(n - 1).text());
-        if (shape.isBlank()) {
+        String shape = numbersAside(entries.get(end - 1).text());
+        // a line of work, loading or readiness repeated is that work itself, not a loop
+        List<Marker> kinds = matched.get(end - 1);
+        if (shape.isBlank() || kinds != null && kinds.stream().anyMatch(m -> List.of("progress", "access", "ready",
+                "loading").contains(m.kind()))) {
             return;
         }
         int same = 1;
-        while (same < n && numbersAside(entries.get(n - 1 - same).text()).equals(shape)) {
+        while (same < end && numbersAside(entries.get(end - 1 - same).text()).equals(shape)) {
             same++;
         }
         if (same >= LOOP_LINES) {
-            Entry last = entries.get(n - 1);
-            sink.add(new io.triage.facts.LogLoop(same, n, last.probe(), last.absLine() > 0 ? last.absLine()
+            Entry last = entries.get(end - 1);
+            sink.add(new io.triage.facts.LogLoop(same, end, last.probe(), last.absLine() > 0 ? last.absLine()
                     : last.probeLine(), Text.excerpt(last.text())));
         }
     }

@@ -107,6 +107,11 @@ class ParsersTest {
         assertEquals(500, dead.httpCode());
         assertEquals(503, generation("{\"object\":\"error\",\"message\":\"x\",\"type\":\"ServiceUnavailable\",\"code\":503}\n",
                 "", null).httpCode());
+        // words of the body are not curl's: a 400 that says "timeout" is a 400
+        Generation bad = generation("{\"object\":\"error\",\"message\":\"extra field timeout not permitted\",\"type\":"
+                + "\"BadRequestError\",\"code\":400}\n", "", null);
+        assertEquals("http-error", bad.status());
+        assertEquals(400, bad.httpCode());
         // a code curl printed wins over the body's; a body with no code, or cut off, states nothing
         assertEquals(502, generation("{\"error\":{\"code\":500}}\n502 0.01\n", "", null).httpCode());
         Sink s = new Sink();
