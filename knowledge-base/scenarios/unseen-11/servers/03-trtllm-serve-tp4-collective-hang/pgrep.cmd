@@ -1,0 +1,1 @@
+pgrep -fa 'trtllm|mpi4py|python'
