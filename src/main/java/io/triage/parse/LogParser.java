@@ -609,7 +609,20 @@ final class LogParser {
                 b.append(g).append('=').append(Text.excerpt(v));
             }
         }
+        // a check's start and the last heartbeat before it, both times of day of the same clock: how long nothing came back
+        String tic = m.groups().contains("tic") ? matcher.group("tic") : null;
+        String beat = m.groups().contains("heartbeat") ? matcher.group("heartbeat") : null;
+        if (tic != null && beat != null) {
+            int age = Math.floorMod(secondOfDay(tic) - secondOfDay(beat), 86_400);
+            b.append(" heartbeatAge=").append(age);
+        }
         return b.toString();
+    }
+
+    /** {@code HH:MM:SS} as seconds since midnight. */
+    private static int secondOfDay(String hms) {
+        return Text.parseInt(hms.substring(0, 2), 0) * 3600 + Text.parseInt(hms.substring(3, 5), 0) * 60
+                + Text.parseInt(hms.substring(6, 8), 0);
     }
 
     /**

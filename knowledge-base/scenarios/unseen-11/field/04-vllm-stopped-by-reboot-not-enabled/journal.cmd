@@ -1,0 +1,1 @@
+journalctl -u vllm-mistral.service --no-pager -n 12

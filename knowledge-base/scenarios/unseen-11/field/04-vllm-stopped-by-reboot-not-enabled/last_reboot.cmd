@@ -1,0 +1,1 @@
+last -x -n 4 reboot shutdown

@@ -1,0 +1,1 @@
+systemctl status vllm-mistral.service --no-pager

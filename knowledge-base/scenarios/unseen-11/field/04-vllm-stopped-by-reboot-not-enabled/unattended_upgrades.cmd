@@ -1,0 +1,1 @@
+tail -n 8 /var/log/unattended-upgrades/unattended-upgrades.log

@@ -1,0 +1,1 @@
+grep -n -E 'server_args|Shutting down|launch_server|fired up|Traceback|Error|Killed|address already' /var/lib/docker/containers/7c3e9a1d5b2f4e08a61c93d2b7f5e0a4c8d16e2f9b3a7c05d4e8f1a2b6c9d3e7/7c3e9a1d5b2f4e08a61c93d2b7f5e0a4c8d16e2f9b3a7c05d4e8f1a2b6c9d3e7-json.log | tail -30
