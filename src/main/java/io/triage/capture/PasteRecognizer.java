@@ -369,6 +369,10 @@ public final class PasteRecognizer {
      * URL paths of requests the engine must work for (OpenAI's completions, chat, responses and embeddings, TGI's and
      * SGLang's generate, Triton's generate and infer, Ollama's generate, chat and embed, llama.cpp's completion), lower case.
      */
+    /** A list object whose entries are models: {@code {"object": "list", "data": [{"id": …, "object": "model", …}]}}. */
+    private static final com.google.re2j.Pattern MODEL_LIST = com.google.re2j.Pattern.compile(
+            "\"object\"\\s*:\\s*\"list\".*\"object\"\\s*:\\s*\"model\"");
+
     private static final com.google.re2j.Pattern MODELS_PATH = com.google.re2j.Pattern.compile(
             "/v1/models/?(?:$|[?\\s])|/api/tags\\b");
 
@@ -1349,8 +1353,8 @@ public final class PasteRecognizer {
         if (s.startsWith("curl: (")) {
             return Kind.HEALTH;
         }
-        if (s.startsWith("{\"object\":\"list\",\"data\":[") && s.contains("\"object\":\"model\"")) {
-            return Kind.MODELS; // an OpenAI-compatible server's model list, printed on one line
+        if (s.startsWith("{") && MODEL_LIST.matcher(s).find()) {
+            return Kind.MODELS; // an OpenAI-compatible server's model list, printed on one line, spaced or not
         }
         if (isoInstantLine(s) || (s.contains(" up ") && s.contains("load average"))) {
             return Kind.DATE;

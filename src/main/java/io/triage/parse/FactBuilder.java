@@ -404,9 +404,7 @@ public final class FactBuilder {
                 }
             }
             java.util.Set<Integer> ancestors = new HashSet<>();
-            for (Proc up = procs.get(f.ppid()); up != null && ancestors.size() < MAX_ANCESTRY && ancestors.add(up.pid()); ) {
-                up = procs.get(up.ppid());
-            }
+            ancestry(procs, f).forEach(a -> ancestors.add(a.pid()));
             // outside it: a live process of the same server kind (an engine or workers a dead front end left), not a
             // wrapper above it and not another kind of program
             boolean outside = procs.values().stream().anyMatch(p -> p.live() && !tree.contains(p.pid())
@@ -422,7 +420,7 @@ public final class FactBuilder {
         return out;
     }
 
-    /** Ancestors climbed from a compiler to the server process that started it. */
+    /** Ancestors climbed from a process (a compiler to the server that started it, a front end to its wrappers). */
     private static final int MAX_ANCESTRY = 16;
 
     /** Each live compiler whose ancestors include a server process (not another instance's): kernels being built. */
@@ -431,16 +429,23 @@ public final class FactBuilder {
             if ("Z".equals(c.state()) || !"other".equals(c.role()) || !kb.processes().compiler(c.args())) {
                 continue;
             }
-            Proc up = procs.get(c.ppid());
-            for (int i = 0; up != null && i < MAX_ANCESTRY; i++) {
-                if (("frontend".equals(up.role()) || "worker".equals(up.role())) && !up.server().isEmpty()) {
-                    sink.add(new io.triage.facts.Compiling(c.pid(), up.pid(), c.elapsedSec(), c.probe(), c.line(),
-                            c.excerpt()));
-                    break;
-                }
-                up = up.ppid() == up.pid() ? null : procs.get(up.ppid());
-            }
+            ancestry(procs, c).stream()
+                    .filter(up -> ("frontend".equals(up.role()) || "worker".equals(up.role())) && !up.server().isEmpty())
+                    .findFirst()
+                    .ifPresent(up -> sink.add(new io.triage.facts.Compiling(c.pid(), up.pid(), c.elapsedSec(), c.probe(),
+                            c.line(), c.excerpt())));
         }
+    }
+
+    /** A process's parent, its parent's parent…, nearest first, as far as the list shows them (bounded, loop-safe). */
+    private static List<Proc> ancestry(Map<Integer, Proc> procs, Proc p) {
+        List<Proc> out = new ArrayList<>();
+        java.util.Set<Integer> seen = new HashSet<>(List.of(p.pid()));
+        for (Proc up = procs.get(p.ppid()); up != null && out.size() < MAX_ANCESTRY && seen.add(up.pid());
+                up = procs.get(up.ppid())) {
+            out.add(up);
+        }
+        return out;
     }
 
     private static final Pattern PORT_MENTION = Pattern.compile("(?:--port[= ]|:)(\\d{1,5})(?!\\d)");

@@ -107,7 +107,7 @@ final class HealthParser {
                     code = bodyCode.code();
                     line = bodyCode.line();
                     excerpt = Text.excerpt(lines.get(line - 1).strip());
-                    status = code < 300 ? "ok" : "http-error";
+                    status = "http-error"; // a body's code is read only from an error body (4xx, 5xx)
                 } else {
                     status = fromErrorText(err + "\n" + out, resetIsRefusal);
                     if (status == null && line > 0) {

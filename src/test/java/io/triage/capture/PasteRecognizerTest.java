@@ -201,6 +201,8 @@ class PasteRecognizerTest {
         // a model list printed without its prompt is known by its shape
         Recognition bare = RECOGNIZER.recognise("{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\"}]}\n");
         assertEquals("models", only(bare, Kind.MODELS).probe());
+        Recognition spaced = RECOGNIZER.recognise("{\"object\": \"list\", \"data\": [{\"id\": \"m\", \"object\": \"model\"}]}\n");
+        assertEquals("models", only(spaced, Kind.MODELS).probe());
     }
 
     @Test
