@@ -36,6 +36,7 @@ public final class ContainerParser {
     /** {@code docker inspect} or {@code podman inspect} ({@code kind} docker or podman). */
     public static void inspect(ProbeOutput p, String kind, ProcessPatterns patterns, Sink sink) {
         JsonNode root = json(p, sink);
+        java.util.Map<String, String> format = formatFields(p.outOrEmpty());
         if (root == null) {
             cutInspect(p, kind, sink);
             return;
@@ -52,6 +53,9 @@ public final class ContainerParser {
             }
             n++;
             String name = text(c, "Name");
+            if (name.isEmpty() && items.size() == 1) {
+                name = format.getOrDefault("Name", "");
+            }
             name = name.startsWith("/") ? name.substring(1) : name;
             String image = text(c.path("Config"), "Image");
             if (image.isEmpty()) {
@@ -64,7 +68,8 @@ public final class ContainerParser {
             int exit = st.path("ExitCode").isNumber() ? st.path("ExitCode").asInt() : -1;
             boolean running = st.path("Running").asBoolean(false);
             String error = text(st, "Error");
-            int restarts = c.path("RestartCount").isNumber() ? c.path("RestartCount").asInt() : -1;
+            int restarts = c.path("RestartCount").isNumber() ? c.path("RestartCount").asInt()
+                    : items.size() == 1 ? Text.parseInt(format.getOrDefault("RestartCount", ""), -1) : -1;
             String started = text(st, "StartedAt");
             String finished = running ? "" : zeroTime(text(st, "FinishedAt"));
             boolean server = items.size() == 1 || patterns.serverContainer(image, cmd) || patterns.serverContainer(name, "");
@@ -76,6 +81,11 @@ public final class ContainerParser {
             sink.add(new SupervisorRecord(kind, SupervisorText.clean(name), SupervisorText.clean(status),
                     SupervisorText.clean(reason), exit, signal, oom, restarts, SupervisorText.clean(started),
                     SupervisorText.clean(finished), "", server, p.name(), 0, Text.excerpt(excerpt)));
+            if (restarts >= 2 && server) {
+                // the restart policy brought it back this many times: each run ended, and the cause is what ended them
+                sink.add(new SupervisorEvent(kind, SupervisorText.Event.RESTART.id(), SupervisorText.clean(name),
+                        "RestartCount " + restarts, restarts, p.name(), 0, Text.excerpt(excerpt)));
+            }
             if (!error.isEmpty()) {
                 SupervisorEvent e = SupervisorText.event(error, kind, p.name(), 0);
                 if (e != null) {
@@ -147,6 +157,11 @@ public final class ContainerParser {
                             oom, Text.parseInt(v.getOrDefault("RestartCount", ""), -1),
                             SupervisorText.clean(v.getOrDefault("StartedAt", "")), SupervisorText.clean(finished), "", true,
                             p.name(), first, Text.excerpt(excerpt)));
+                    int restarts = Text.parseInt(v.getOrDefault("RestartCount", ""), -1);
+                    if (restarts >= 2) {
+                        sink.add(new SupervisorEvent(kind, SupervisorText.Event.RESTART.id(), SupervisorText.clean(name),
+                                "RestartCount " + restarts, restarts, p.name(), first, Text.excerpt(excerpt)));
+                    }
                 }
                 v.clear();
                 first = i + 1;
@@ -154,6 +169,30 @@ public final class ContainerParser {
                 v.putIfAbsent(key, val);
             }
         }
+    }
+
+    /**
+     * The {@code Key=value} words an inspect {@code --format} template printed before (or instead of) its JSON
+     * ({@code {{.Name}} RestartCount={{.RestartCount}} {{json .State}}}), and a leading {@code /name}: what the
+     * document itself then lacks. Bounded: the first 4 KiB, the first 64 words.
+     */
+    static java.util.Map<String, String> formatFields(String out) {
+        java.util.Map<String, String> v = new java.util.HashMap<>();
+        String s = out.startsWith("$ ") && out.indexOf('\n') > 0 ? out.substring(out.indexOf('\n') + 1) : out;
+        int a = s.indexOf('['), b = s.indexOf('{');
+        int end = a < 0 ? b : b < 0 ? a : Math.min(a, b);
+        s = s.substring(0, Math.min(end < 0 ? s.length() : end, 4096));
+        String[] words = s.strip().split("\\s+", 65);
+        for (int i = 0; i < Math.min(words.length, 64); i++) {
+            String w = words[i];
+            int eq = w.indexOf('=');
+            if (eq > 0 && eq < w.length() - 1) {
+                v.putIfAbsent(w.substring(0, eq), w.substring(eq + 1));
+            } else if (i == 0 && w.startsWith("/") && w.length() > 1 && w.indexOf('/', 1) < 0) {
+                v.put("Name", w);
+            }
+        }
+        return v;
     }
 
     /** The documents of an inspect output: the elements of an array ({@code docker inspect A B}), or the one object. */

@@ -225,6 +225,17 @@ public final class SupervisorText {
                     : Event.CANCELLED;
             return ev(or(k, "slurm"), e, id, l.substring(job).strip(), -1, probe, lineNo, l);
         }
+        // srun: a task of the step ended with a failing code of its own (srun then terminates the others and the
+        // step is logged CANCELLED: srun's doing after the failure, not a cancellation from outside)
+        int task = l.indexOf("srun: error: ");
+        int exited = task < 0 ? -1 : l.indexOf(": Exited with exit code ", task);
+        if (exited > 0 && (l.indexOf(": task ", task) > 0 || l.indexOf(": tasks ", task) > 0)) {
+            int code = Text.parseInt(digitsFrom(l, exited + ": Exited with exit code ".length()), -1);
+            if (code > 0 && code != 137 && code != 143) {
+                return ev(or(k, "slurm"), Event.EXITED, "", l.substring(task + "srun: error: ".length()).strip(), code,
+                        probe, lineNo, l);
+            }
+        }
         if (l.contains("oom_kill event") || l.contains("oom-kill event")) {
             return ev(or(k, "slurm"), Event.OOM_KILL, "", l.strip(), -1, probe, lineNo, l);
         }

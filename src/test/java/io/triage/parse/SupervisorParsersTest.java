@@ -141,6 +141,27 @@ class SupervisorParsersTest {
     }
 
     @Test
+    void anInspectFormatTemplateGivesTheRestartCountItPrintedBesideTheState() {
+        // docker inspect --format '{{.Name}} {{.Config.Image}} RestartCount={{.RestartCount}} {{json .State}}'
+        Sink s = read("docker_inspect", "/llama70b vllm/vllm-openai:v0.10.1.1 RestartCount=23 RestartPolicy=unless-stopped "
+                + "{\"Status\":\"running\",\"Running\":true,\"OOMKilled\":false,\"ExitCode\":0,\"Error\":\"\","
+                + "\"StartedAt\":\"2025-09-03T10:13:35Z\",\"FinishedAt\":\"2025-09-03T10:13:35Z\"}\n");
+        SupervisorRecord r = records(s).get(0);
+        assertEquals("llama70b", r.name());
+        assertEquals(23, r.restarts());
+        SupervisorEvent e = event(s, "restart");
+        assertEquals(23, e.count());
+
+        Sink once = read("docker_inspect", "/llama70b RestartCount=1 {\"Status\":\"running\",\"Running\":true,"
+                + "\"OOMKilled\":false,\"ExitCode\":0}\n");
+        assertEquals(1, records(once).get(0).restarts());
+        assertEquals(List.of(), events(once), "one restart is no loop");
+
+        Sink words = read("docker_inspect", "x".repeat(10_000) + " RestartCount=abc {\"Status\":\"exited\",\"ExitCode\":1}");
+        assertEquals(-1, records(words).get(0).restarts(), "a count that is no number is no count");
+    }
+
+    @Test
     void dockerRunRefusalsNameTheRuntimeAndTheDriverCondition() {
         Sink s = read("docker_run", """
                 docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].
@@ -333,6 +354,17 @@ class SupervisorParsersTest {
                 """);
         assertEquals(List.of("time-limit", "cancelled", "oom-kill"), events(s));
         assertEquals("4471829", event(s, "time-limit").name());
+
+        // srun ends the other tasks of a step one of whose tasks failed: the task's failure is an exit of its own
+        Sink f = read("log_tail", """
+                srun: error: gpu-a12: task 0: Exited with exit code 1
+                srun: Terminating StepId=48213.0
+                slurmstepd: error: *** STEP 48213.0 ON gpu-a12 CANCELLED AT 2025-02-22T01:31:50 ***
+                srun: error: gpu-a13: tasks 1-7: Exited with exit code 137
+                srun: error: gpu-a13: task 8: Exited with exit code 0
+                """);
+        assertEquals(List.of("exited", "cancelled"), events(f), "a killed task (137) or a clean one is no failure of its own");
+        assertEquals(1, event(f, "exited").count());
 
         Sink c = read("scontrol", """
                 JobId=4471829 JobName=vllm-srv

@@ -1,0 +1,1 @@
+tail -n 60 /srv/llm/logs/llama70b.log
