@@ -35,6 +35,9 @@ class LauncherTest {
     /** Prints its arguments, one a line, and exits with the code its last argument names, if a number. */
     public static final class Probe {
         public static void main(String[] args) {
+            if (System.getenv("PROBE_JVM") != null) {
+                System.out.println(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+            }
             for (String a : args) {
                 System.out.println(a);
             }
@@ -103,6 +106,36 @@ class LauncherTest {
         assertEquals("replay\nx\n1\n", again.out());
         assertEquals("", again.err());
         assertEquals(made, archives(cds), "the archive is used, not made again");
+    }
+
+    @Test
+    void aServerGetsTheOptimisingCompilerAndACommandTheQuickStart() throws Exception {
+        Path inst = install();
+        Path xdg = tmp.resolve("xdg");
+        // the command word, after --home's or --overlay's value: serve and lab are servers
+        java.util.Map<List<String>, Boolean> cases = new java.util.LinkedHashMap<>();
+        cases.put(List.of("serve", "--port", "0"), true);
+        cases.put(List.of("--home", "replay", "serve"), true);
+        cases.put(List.of("--overlay", "/o", "--home=/h", "lab"), true);
+        cases.put(List.of("replay", "serve"), false);
+        cases.put(List.of("--home", "serve", "replay"), false);
+        for (var c : cases.entrySet()) {
+            List<String> args = c.getKey();
+            boolean server = c.getValue();
+            for (int run = 0; run < 2; run++) { // the run that records the archive, and the one that maps it
+                ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of(inst.resolve("triage").toString()),
+                        args.stream()).toList());
+                pb.environment().put("XDG_CACHE_HOME", xdg.toString());
+                pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+                pb.environment().put("PROBE_JVM", "1");
+                ChildProcess.Result r = ChildProcess.run(pb, java.time.Duration.ofMinutes(2));
+                assertEquals(0, r.code(), r.err());
+                String jvm = r.out().lines().findFirst().orElse("");
+                assertEquals(!server, jvm.contains("-XX:TieredStopAtLevel=1"), args + ": " + jvm);
+                assertEquals(server, jvm.contains("-XX:+UseParallelGC"), args + ": " + jvm);
+            }
+        }
+        assertEquals(2, archives(xdg.resolve("triage/cds")).size(), "a server's archive is not a command's");
     }
 
     @Test
