@@ -25,10 +25,11 @@ public final class Trace extends DefaultAgendaEventListener implements RuleRunti
     /** One rule firing: the rule and the facts of its match, in pattern order. */
     public record Firing(Rule rule, List<Object> premises) {
         public Firing {
-            // a match holds the engine's own InitialFact for 'not' and 'exists' patterns: not evidence
+            // a match holds the engine's own InitialFact for 'not' and 'exists' patterns: not evidence; nor is the
+            // catalogue a rule looks knowledge up in (what it found there is the premise)
             List<Object> kept = new ArrayList<>(premises.size());
             for (Object o : premises) {
-                if (!(o instanceof InitialFact)) {
+                if (!(o instanceof InitialFact) && !(o instanceof io.triage.facts.Catalogue)) {
                     kept.add(o);
                 }
             }

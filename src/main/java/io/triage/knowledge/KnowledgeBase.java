@@ -48,6 +48,7 @@ public final class KnowledgeBase {
     private final Map<String, QuestionSpec> questions;
     private final Map<String, StepSpec> steps;
     private final List<io.triage.facts.AdviceOption> adviceOptions = new ArrayList<>();
+    private volatile io.triage.facts.Catalogue catalogue;
     private final Cadence cadence;
 
     // ---- file schemas (unknown keys are errors) ----
@@ -763,6 +764,16 @@ public final class KnowledgeBase {
     /** The advice options of the remediation catalogue, as facts for the rules. */
     public List<io.triage.facts.AdviceOption> adviceOptions() {
         return adviceOptions;
+    }
+
+    /** {@link #adviceOptions()} and {@link #differentials()} by cause, the one fact the rules consult them through. */
+    public io.triage.facts.Catalogue catalogue() {
+        io.triage.facts.Catalogue c = catalogue;
+        if (c == null) {
+            c = new io.triage.facts.Catalogue(adviceOptions, differentials);
+            catalogue = c;
+        }
+        return c;
     }
 
     public Map<String, StepSpec> steps() {

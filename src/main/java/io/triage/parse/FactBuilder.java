@@ -331,8 +331,7 @@ public final class FactBuilder {
             extra.add(LoadParser.gpuActivity(gpusSeen, profiles));
         }
         extra.add(kb.thresholds());
-        extra.addAll(kb.adviceOptions());
-        extra.addAll(kb.differentials());
+        extra.add(kb.catalogue());
         Target target = new Target(server, port, log);
         extra.add(target);
         KnowledgeBase.ServesSpec serves = kb.serves().get(server);
