@@ -110,7 +110,7 @@ public record HostFilters(List<String> servers, LogFilter log, String serverEre,
     private static List<String> metricSeries(KnowledgeBase kb) {
         java.util.Set<String> out = new java.util.TreeSet<>();
         for (io.triage.knowledge.Cadence.Server s : kb.cadence().servers().values()) {
-            out.addAll(s.metrics().values());
+            s.metrics().values().forEach(v -> out.add(io.triage.knowledge.Cadence.seriesName(v)));
         }
         return List.copyOf(out);
     }

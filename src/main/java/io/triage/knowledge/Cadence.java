@@ -31,7 +31,8 @@ public record Cadence(double stallFactor, long minStallSeconds, int workLines, d
      * @param waiting reads the requests waiting, or null
      * @param throughput reads the generation throughput in tokens/s, or null
      * @param prompt reads the prompt (prefill) throughput in tokens/s, or null
-     * @param metrics Prometheus series by role: {@code running}, {@code waiting}, {@code generated}
+     * @param metrics Prometheus series by role: {@code running}, {@code waiting}, {@code generated} (a counter of
+     *                work done: tokens, or requests completed), {@code steps} (a counter of the engine's iterations)
      * @param zeroLoggedOnce the server logs an interval in which nothing was produced once, then its line of work
      *                       falls silent (vLLM V1 logs the next ones at DEBUG): one such line with requests counted on
      *                       it, and answers logged after it, is the engine producing nothing since
@@ -45,7 +46,17 @@ public record Cadence(double stallFactor, long minStallSeconds, int workLines, d
     }
 
     /** The roles a Prometheus series can have in {@code metrics:}. */
-    public static final Set<String> METRIC_ROLES = Set.of("running", "waiting", "generated");
+    public static final Set<String> METRIC_ROLES = Set.of("running", "waiting", "generated", "steps");
+
+    /** A series name, optionally with one label it must carry: {@code name} or {@code name{label="value"}}. */
+    private static final java.util.regex.Pattern SERIES_SPEC = java.util.regex.Pattern.compile(
+            "([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[a-zA-Z_][a-zA-Z0-9_]*=\"[^\"{}\\\\]*\"\\})?");
+
+    /** The series name of a {@code metrics:} value, without the label it selects. */
+    public static String seriesName(String spec) {
+        int brace = spec.indexOf('{');
+        return brace < 0 ? spec : spec.substring(0, brace);
+    }
 
     public record CadenceFile(Double stallFactor, Long minStallSeconds, Integer workLines, Double cpuMovedPercent,
                               Map<String, ServerSpec> servers) { }
@@ -65,9 +76,21 @@ public record Cadence(double stallFactor, long minStallSeconds, int workLines, d
 
     /** The server and role of a Prometheus series name ({@code running}, {@code waiting}, {@code generated}). */
     public Optional<Map.Entry<String, String>> metricRole(String series) {
+        return metricRole(series, "");
+    }
+
+    /**
+     * The server and role of a Prometheus sample: its series name and its labels as written ({@code {a="1",b="2"}},
+     * or empty). A role that selects a label ({@code name{label="value"}}) holds only the samples carrying it.
+     */
+    public Optional<Map.Entry<String, String>> metricRole(String series, String labels) {
         for (Server s : servers.values()) {
             for (Map.Entry<String, String> m : s.metrics().entrySet()) {
-                if (m.getValue().equals(series)) {
+                String spec = m.getValue();
+                int brace = spec.indexOf('{');
+                if (brace < 0 ? spec.equals(series)
+                        : spec.regionMatches(0, series, 0, brace) && series.length() == brace
+                                && labels.contains(spec.substring(brace + 1, spec.length() - 1))) {
                     return Optional.of(Map.entry(s.name(), m.getKey()));
                 }
             }
@@ -107,8 +130,9 @@ public record Cadence(double stallFactor, long minStallSeconds, int workLines, d
             for (Map.Entry<String, String> m : metrics.entrySet()) {
                 KnowledgeBase.require(METRIC_ROLES.contains(m.getKey()), file, where + ": metrics role '" + m.getKey()
                         + "' is not one of " + METRIC_ROLES);
-                KnowledgeBase.require(m.getValue() != null && m.getValue().matches("[a-zA-Z_:][a-zA-Z0-9_:]*"), file,
-                        where + ": metrics " + m.getKey() + " is not a Prometheus series name");
+                KnowledgeBase.require(m.getValue() != null && SERIES_SPEC.matcher(m.getValue()).matches(), file,
+                        where + ": metrics " + m.getKey() + " is not a Prometheus series name (with at most one label="
+                                + "\"value\" it must carry)");
             }
             servers.put(e.getKey(), new Server(e.getKey(), s.everySeconds(), Set.copyOf(s.markers()),
                     pattern(s.running(), file, where + " running"), pattern(s.waiting(), file, where + " waiting"),

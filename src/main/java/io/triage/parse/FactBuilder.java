@@ -36,6 +36,10 @@ import java.util.regex.Pattern;
  * becomes an {@link io.triage.facts.Unparseable} fact, never an exception.
  */
 public final class FactBuilder {
+    /** A pasted command line that runs {@code date} first ({@code date -u; tail …}, {@code date && curl …}). */
+    private static final java.util.regex.Pattern DATE_FIRST =
+            java.util.regex.Pattern.compile("date(?: +(?:-u|--utc|-Is|-Iseconds|--iso-8601(?:=seconds)?|-R))* *(?:;|&&)");
+
     /** The probes of the capture format (the catalogue's standard ones); one that is missing is reported as absent (unknown). */
     public static final List<String> STANDARD_PROBES = io.triage.probe.ProbeCatalogue.SHIPPED.standardNames();
     /**
@@ -141,6 +145,35 @@ public final class FactBuilder {
                 sink.add(new CaptureClock(clock, date.name(), at + 1, Text.excerpt(first)));
             } else {
                 sink.unparseable(date.name(), "not an ISO date (date -Is)", at + 1, Text.excerpt(first));
+            }
+        }
+
+        if (clock < 0) {
+            // no date probe (a paste), but a pasted command that ran date before what it shows ("$ date -u; tail -n 30
+            // server.log"): the line after its prompt is the time of the look
+            for (ProbeOutput p : capture.probes().values()) {
+                List<String> ls = Text.lines(p.outOrEmpty().length() > 4096 ? p.outOrEmpty().substring(0, 4096) : p.outOrEmpty());
+                for (int i = 0; i + 1 < ls.size() && i < 3; i++) {
+                    String cmd = io.triage.capture.PasteRecognizer.promptCommand(ls.get(i));
+                    if (cmd == null || !DATE_FIRST.matcher(cmd.strip()).lookingAt()) {
+                        continue;
+                    }
+                    String first = ls.get(i + 1).strip();
+                    OffsetDateTime odt = Timestamps.isoInstant(first);
+                    if (odt == null) {
+                        odt = Timestamps.plainDate(first);
+                    }
+                    if (odt != null) {
+                        clock = odt.toEpochSecond();
+                        zone = odt.getOffset();
+                        year = odt.getYear();
+                        sink.add(new CaptureClock(clock, p.name(), i + 2, Text.excerpt(first)));
+                    }
+                    break;
+                }
+                if (clock >= 0) {
+                    break;
+                }
             }
         }
 

@@ -25,7 +25,7 @@ final class LoadParser {
     /** A Prometheus sample line: name, optional labels, value (timestamps ignored). Labels may hold anything but a newline. */
     /** RE2J: labels are host text with a lazy wildcard a backtracking matcher could try at every length. */
     private static final com.google.re2j.Pattern SAMPLE = com.google.re2j.Pattern.compile(
-            "^([a-zA-Z_:][a-zA-Z0-9_:]{0,199})(?:\\{[^\\n]*\\})?[ \\t]+([-+]?(?:[0-9]{1,30}(?:\\.[0-9]{0,30})?(?:[eE][-+]?[0-9]{1,3})?|NaN|[-+]?Inf))(?:[ \\t]+-?[0-9]{1,20})?[ \\t]*$");
+            "^([a-zA-Z_:][a-zA-Z0-9_:]{0,199})(\\{[^\\n]*\\})?[ \\t]+([-+]?(?:[0-9]{1,30}(?:\\.[0-9]{0,30})?(?:[eE][-+]?[0-9]{1,3})?|NaN|[-+]?Inf))(?:[ \\t]+-?[0-9]{1,20})?[ \\t]*$");
     private static final Pattern KEY = Pattern.compile("^([a-z_]{1,32}) ?(.*)$");
     private static final Pattern PROC = Pattern.compile("^([0-9]{1,9}) ([A-Za-z]) ([0-9]{1,18})$");
     private static final Pattern GPU = Pattern.compile("^([0-9]{1,3}), *([0-9]{1,3}|\\[N/A\\]|\\[Not Supported\\]), *([0-9]{1,9}|\\[N/A\\])$");
@@ -38,6 +38,11 @@ final class LoadParser {
 
     /** What a scrape of {@code /metrics} says, summed per series; null when no known series was found. */
     private Scrape scrape(List<String> lines, String probe, Sink sink, boolean prefixed) {
+        return scrape(lines, 0, probe, sink, prefixed);
+    }
+
+    /** The same, of lines that start at line {@code offset + 1} of the probe's output. */
+    private Scrape scrape(List<String> lines, int offset, String probe, Sink sink, boolean prefixed) {
         Scrape s = new Scrape();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
@@ -53,17 +58,17 @@ final class LoadParser {
             com.google.re2j.Matcher m = SAMPLE.matcher(line);
             if (!m.matches()) {
                 if (!prefixed && s.unreadable++ < 3) {
-                    sink.unparseable(probe, "not a Prometheus sample line", i + 1, Text.excerpt(line));
+                    sink.unparseable(probe, "not a Prometheus sample line", offset + i + 1, Text.excerpt(line));
                 }
                 continue;
             }
-            Optional<Map.Entry<String, String>> role = cadence.metricRole(m.group(1));
+            Optional<Map.Entry<String, String>> role = cadence.metricRole(m.group(1), m.group(2) == null ? "" : m.group(2));
             if (role.isEmpty()) {
                 continue;
             }
             double v;
             try {
-                v = Double.parseDouble(m.group(2));
+                v = Double.parseDouble(m.group(3));
             } catch (NumberFormatException e) {
                 continue;
             }
@@ -73,7 +78,7 @@ final class LoadParser {
             s.server = role.get().getKey();
             s.sums.merge(role.get().getValue(), v, Double::sum);
             if (s.line == 0) {
-                s.line = i + 1;
+                s.line = offset + i + 1;
                 s.excerpt = Text.excerpt(line);
             }
         }
@@ -98,15 +103,128 @@ final class LoadParser {
         }
     }
 
-    /** The {@code metrics} probe: one {@link ServerLoad} when the scrape holds a known series. */
+    /**
+     * The {@code metrics} probe: one {@link ServerLoad} when the scrape holds a known series. A paste that holds
+     * the same scrape taken twice or more (a series seen again: {@code curl …/metrics; sleep 45; curl …/metrics})
+     * is read as what moved between its first and its last scrape, like {@link #metricsTwice}, and the load is the
+     * last scrape's, never their sum.
+     */
     void metrics(ProbeOutput p, Sink sink) {
         List<String> lines = sink.lines(p, 2);
+        List<Integer> starts = scrapeStarts(lines);
+        if (starts.size() >= 2) {
+            int lastFrom = starts.get(starts.size() - 1);
+            int firstTo = starts.get(1);
+            Scrape a = scrape(lines.subList(0, firstTo), 0, p.name(), sink, false);
+            Scrape b = scrape(lines.subList(lastFrom, lines.size()), lastFrom, p.name(), sink, false);
+            if (a != null && b != null) {
+                long interval = intervalBetween(lines, firstTo, lastFrom);
+                twice(a, b, interval, p.name(), sink);
+                return;
+            }
+        }
         Scrape s = scrape(lines, p.name(), sink, false);
         if (s == null) {
             return;
         }
         sink.add(new ServerLoad(s.server, p.name(), s.count("running"), s.count("waiting"), s.value("generated"),
                 p.name(), s.line, s.excerpt));
+    }
+
+    /**
+     * Where each scrape of a paste begins: line 0, then every line at which a sample (its name and labels) already
+     * seen in the current scrape appears again. Bounded by the lines read.
+     */
+    private static List<Integer> scrapeStarts(List<String> lines) {
+        List<Integer> starts = new ArrayList<>(List.of(0));
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank() || line.startsWith("#") || line.length() > 4096 || !SAMPLE.matcher(line).matches()) {
+                continue; // a prompt, a date, a comment: only a sample seen again starts a scrape
+            }
+            int end = line.lastIndexOf('}');
+            int sp = end > 0 ? end + 1 : line.indexOf(' ');
+            if (sp <= 0) {
+                continue;
+            }
+            String key = line.substring(0, sp);
+            if (!seen.add(key)) {
+                starts.add(i);
+                seen.clear();
+                seen.add(key);
+            }
+        }
+        return starts;
+    }
+
+    private static final Pattern DATE_LINE = Pattern.compile("^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} (?:UTC|GMT) [0-9]{4}$");
+
+    /**
+     * Milliseconds between two scrapes of one paste: from the {@code date} each was preceded by, else a
+     * {@code sleep N} between them; -1 when neither is there.
+     */
+    private static long intervalBetween(List<String> lines, int firstTo, int lastFrom) {
+        // the first date the paste shows is the first scrape's; the last one before the last scrape's first sample
+        // is that scrape's
+        long a = -1;
+        long b = -1;
+        for (int i = 0; i < lines.size() && i < lastFrom; i++) {
+            String l = lines.get(i).strip();
+            if (l.length() <= 40 && DATE_LINE.matcher(l).matches()) {
+                java.time.OffsetDateTime t = Timestamps.plainDate(l);
+                if (t != null) {
+                    if (a < 0) {
+                        a = t.toInstant().toEpochMilli();
+                    } else {
+                        b = t.toInstant().toEpochMilli();
+                    }
+                }
+            }
+        }
+        if (a >= 0 && b > a) {
+            return b - a;
+        }
+        for (int i = Math.max(0, firstTo - 4); i < lastFrom && i < lines.size(); i++) {
+            Matcher sl = SLEEP.matcher(lines.get(i));
+            if (sl.find()) {
+                return Long.parseLong(sl.group(1)) * 1000;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * What moved between two scrapes: the counter of work done ({@code generated}: tokens, or requests completed)
+     * and the engine's iterations ({@code steps}); {tokens, steps}, each -1 when not read in both.
+     */
+    private static double[] work(Scrape a, Scrape b) {
+        double tokens = a != null && b != null && a.value("generated") >= 0 && b.value("generated") >= 0
+                ? Math.max(0, b.value("generated") - a.value("generated")) : -1;
+        double steps = a != null && b != null && a.value("steps") >= 0 && b.value("steps") >= 0
+                ? Math.max(0, b.value("steps") - a.value("steps")) : -1;
+        return new double[] {tokens, steps};
+    }
+
+    /** A second look made of two scrapes alone, and the load of the later one. */
+    private void twice(Scrape a, Scrape b, long interval, String probe, Sink sink) {
+        double[] w = work(a, b);
+        if (w[0] < 0 && w[1] < 0) {
+            sink.add(new ServerLoad(b.server, probe, b.count("running"), b.count("waiting"), b.value("generated"),
+                    probe, b.line, b.excerpt));
+            return;
+        }
+        boolean moved = w[0] > 0 || w[1] > 0;
+        String excerpt = "/metrics twice" + (interval > 0 ? ", " + interval / 1000 + " s apart" : "") + ":"
+                + (w[0] >= 0 ? " +" + (long) w[0] + " " + ("triton".equals(b.server) ? "requests completed" : "tokens") + "," : "")
+                + (w[1] >= 0 ? " +" + (long) w[1] + " engine iterations," : "")
+                + (b.count("running") >= 0 ? " " + b.count("running") + " running," : "")
+                + (b.count("waiting") >= 0 ? " " + b.count("waiting") + " waiting," : "");
+        excerpt = excerpt.substring(0, excerpt.length() - 1);
+        sink.add(new SecondLook(interval, -1, false, -1, -1, "", -1, -1, w[0], -1, b.count("running"), b.count("waiting"),
+                moved ? "tokens" : "", moved ? "" : "tokens", probe, b.line, excerpt));
+        sink.add(new ServerLoad(b.server, probe, b.count("running"), b.count("waiting"), b.value("generated"),
+                probe, b.line, b.excerpt));
     }
 
     private static final Pattern SECONDS_IN_NAME = Pattern.compile("(?:^|_)([0-9]{1,4})s(?:_|$)");
@@ -119,19 +237,14 @@ final class LoadParser {
     void metricsTwice(ProbeOutput first, ProbeOutput later, Sink sink) {
         Scrape a = scrape(sink.lines(first, 2), first.name(), sink, false);
         Scrape b = scrape(sink.lines(later, 2), later.name(), sink, false);
-        if (a == null || b == null || a.value("generated") < 0 || b.value("generated") < 0) {
+        double[] w = work(a, b);
+        if (w[0] < 0 && w[1] < 0) {
             return;
         }
         Matcher sl = SLEEP.matcher(later.cmd() == null ? "" : later.cmd());
         Matcher named = SECONDS_IN_NAME.matcher(later.name());
         long interval = sl.find() ? Long.parseLong(sl.group(1)) * 1000 : named.find() ? Long.parseLong(named.group(1)) * 1000 : -1;
-        double tokens = Math.max(0, b.value("generated") - a.value("generated"));
-        String excerpt = "/metrics twice" + (interval > 0 ? ", " + interval / 1000 + " s apart" : "") + ": +" + (long) tokens
-                + " tokens, " + b.count("running") + " running, " + b.count("waiting") + " waiting";
-        sink.add(new SecondLook(interval, -1, false, -1, -1, "", -1, -1, tokens, -1, b.count("running"), b.count("waiting"),
-                tokens > 0 ? "tokens" : "", tokens > 0 ? "" : "tokens", later.name(), b.line, excerpt));
-        sink.add(new ServerLoad(b.server, later.name(), b.count("running"), b.count("waiting"), b.value("generated"),
-                later.name(), b.line, b.excerpt));
+        twice(a, b, interval, later.name(), sink);
     }
 
     /** One sample of the second look, read into its fields. */
@@ -235,9 +348,10 @@ final class LoadParser {
             running = b.scrape.count("running");
             waiting = b.scrape.count("waiting");
         }
-        if (a.scrape != null && b.scrape != null && a.scrape.value("generated") >= 0 && b.scrape.value("generated") >= 0) {
-            tokens = Math.max(0, b.scrape.value("generated") - a.scrape.value("generated"));
-            (tokens > 0 ? moved : still).add("tokens");
+        double[] w = work(a.scrape, b.scrape);
+        tokens = w[0];
+        if (w[0] >= 0 || w[1] >= 0) {
+            (w[0] > 0 || w[1] > 0 ? moved : still).add("tokens");
         }
         long download = -1;
         if (a.downloadBytes >= 0 && b.downloadBytes >= 0) {

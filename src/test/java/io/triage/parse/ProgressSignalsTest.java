@@ -184,6 +184,41 @@ class ProgressSignalsTest {
     }
 
     @Test
+    void aPasteOfTheSameScrapeTwiceIsWhatMovedBetweenThemNotTheirSum() {
+        String scrape = String.join("\n",
+                "nv_inference_request_success{model=\"ensemble\",version=\"1\"} %d",
+                "nv_inference_request_success{model=\"tensorrt_llm\",version=\"1\"} %d",
+                "nv_trt_llm_request_metrics{model=\"tensorrt_llm\",request_type=\"context\",version=\"1\"} 0",
+                "nv_trt_llm_request_metrics{model=\"tensorrt_llm\",request_type=\"active\",version=\"1\"} 64",
+                "nv_trt_llm_general_metrics{general_type=\"iteration_counter\",model=\"tensorrt_llm\",version=\"1\"} %d",
+                "nv_trt_llm_general_metrics{general_type=\"timestamp\",model=\"tensorrt_llm\",version=\"1\"} 1764727117");
+        for (long[] c : new long[][] {{412077, 412077, 5812330, 5812330}, {412077, 412077, 5812330, 5813902}}) {
+            Sink sink = new Sink();
+            new LoadParser(CADENCE).metrics(probe("metrics", String.join("\n",
+                    "ops@trt-a100-03:~$ date -u; curl -s localhost:8002/metrics | grep -E '^nv_'",
+                    "Wed Dec  3 02:14:40 UTC 2025",
+                    String.format(scrape, c[0], c[1], c[2]),
+                    "ops@trt-a100-03:~$ sleep 45",
+                    "ops@trt-a100-03:~$ date -u; curl -s localhost:8002/metrics | grep -E '^nv_'",
+                    "Wed Dec  3 02:15:26 UTC 2025",
+                    String.format(scrape, c[0], c[1], c[3]),
+                    "ops@trt-a100-03:~$ "), 0), sink);
+            SecondLook s = (SecondLook) sink.facts().stream().filter(SecondLook.class::isInstance).findFirst().orElseThrow();
+            ServerLoad l = (ServerLoad) sink.facts().stream().filter(ServerLoad.class::isInstance).findFirst().orElseThrow();
+            assertEquals(46_000, s.intervalMs(), "from the two dates");
+            assertEquals(0.0, s.tokens(), "no request completed");
+            assertEquals(c[3] == c[2] ? "" : "tokens", s.moved(), "the engine's iterations are work too: " + s.excerpt());
+            assertEquals(64, l.running(), "only the active requests, of the last scrape");
+            assertEquals(824154.0, l.generated(), "the last scrape's counters, not both scrapes summed");
+        }
+        // one scrape: no second look
+        Sink one = new Sink();
+        new LoadParser(CADENCE).metrics(probe("metrics", String.format(scrape, 1, 1, 1), 0), one);
+        assertFalse(one.facts().stream().anyMatch(SecondLook.class::isInstance));
+        assertEquals(64, ((ServerLoad) one.facts().stream().filter(ServerLoad.class::isInstance).findFirst().orElseThrow()).running());
+    }
+
+    @Test
     void hostileMetricsGiveAnUnparseableNotAnException() {
         Sink sink = new Sink();
         String huge = "vllm:num_requests_running{a=\"" + "{".repeat(5000) + "\"} 1e99999";
