@@ -574,8 +574,10 @@ public final class KnowledgeBase {
                         where + ": an error marker's subtype must be one of " + Marker.SUBTYPES
                         + " (leave it out when the line does not name the root)");
                 require(error || m.subtype() == null || m.kind().equals("loading")
-                        && Marker.LOADING_SUBTYPES.contains(m.subtype()), f, where + ": only error markers take a subtype"
-                        + " (and loading markers one of " + Marker.LOADING_SUBTYPES + ")");
+                        && Marker.LOADING_SUBTYPES.contains(m.subtype()) || m.kind().equals("shutdown")
+                        && Marker.SHUTDOWN_SUBTYPES.contains(m.subtype()), f, where + ": only error markers take a subtype"
+                        + " (and loading markers one of " + Marker.LOADING_SUBTYPES + ", shutdown markers one of "
+                        + Marker.SHUTDOWN_SUBTYPES + ")");
                 require(!error || m.priority() != null, f, where + ": an error marker needs a priority");
                 require(m.pattern() != null && !m.pattern().isEmpty(), f, where + ": empty pattern");
                 List<String> groups = new ArrayList<>();

@@ -51,4 +51,11 @@ public record Marker(String id, String server, String kind, LinePattern pattern,
      * the rules read it as start-up, never as recent progress.
      */
     public static final List<String> LOADING_SUBTYPES = List.of("wait");
+
+    /**
+     * Subtypes a {@code shutdown} marker may name: {@code complete}, the line that says the orderly shutdown ran to its
+     * end (every request drained, the lifespan finished, the process finished). A signal the process then got, or gave
+     * itself (SGLang ends a finished drain by SIGKILLing its own process tree), is the end of that shutdown, not a kill.
+     */
+    public static final List<String> SHUTDOWN_SUBTYPES = List.of("complete");
 }
