@@ -11,7 +11,9 @@ package io.triage.facts;
  * newest say requests run while no token is produced), {@code stalled} (work pending on the last line
  * and silence longer than the stall window), {@code quiet} (silence longer than the window, whether work
  * is pending unknown), {@code idle} (the last line says nothing runs or waits), {@code no-cadence} (the
- * server logs nothing periodic: silence is judged by the log-stalled threshold alone).
+ * server logs nothing periodic: silence is judged by the log-stalled threshold alone), {@code not-taken} (the
+ * newest line says nothing ran, and generation requests the front end accepted after it went unreported for longer
+ * than the stall window by a server that logs whenever it works: the engine takes no request).
  *
  * @param lines lines of work in the newest run (timestamped or not)
  * @param zeroLines newest consecutive lines that report requests running and zero throughput

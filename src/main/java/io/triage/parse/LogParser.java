@@ -172,7 +172,18 @@ final class LogParser {
                       io.triage.knowledge.LiteralIndex index, ZoneOffset zone, int year, long clock, Sink sink,
                       WorkLog work) {
         ReadBudget budget = sink.budget();
-        List<Entry> entries = merge(tail, grep, sink);
+        // another grep -n of the same log (the last statistics lines, a search of one's own) is aligned by its line
+        // numbers with the markers' grep and the tail, not appended after them as if it were newer
+        List<ProbeOutput> greps = new ArrayList<>();
+        if (grep != null) {
+            greps.add(grep);
+        }
+        List<ProbeOutput> plain = new ArrayList<>();
+        for (ProbeOutput o : others) {
+            (numbered(o) ? greps : plain).add(o);
+        }
+        others = plain;
+        List<Entry> entries = merge(tail, greps, sink);
         for (ProbeOutput o : others) {
             List<String> lines = Text.lines(o.outOrEmpty());
             for (int i = 0; i < lines.size(); i++) {
@@ -488,7 +499,40 @@ final class LogParser {
     }
 
     /** Puts the numbered grep lines before or around the tail, dropping the ones the tail repeats. */
-    private static List<Entry> merge(ProbeOutput tail, ProbeOutput grep, Sink sink) {
+    /**
+     * Whether the output is grep -n's: every non-blank line of the first 200 is {@code N:text} (or a context line's
+     * {@code N-text}), at least one with the colon, the numbers strictly increasing. A log whose lines start with a
+     * date ({@code 2026-03-19…}) or a time ({@code 12:34:56 …}) repeats or lacks them.
+     */
+    private static boolean numbered(ProbeOutput o) {
+        List<String> lines = Text.lines(o.outOrEmpty().length() > 65_536 ? o.outOrEmpty().substring(0, 65_536) : o.outOrEmpty());
+        int n = 0;
+        boolean colon = false;
+        long previous = -1;
+        for (int i = 0; i < lines.size() && i < 200; i++) {
+            String l = lines.get(i);
+            if (l.isBlank()) {
+                continue;
+            }
+            int d = 0;
+            while (d < l.length() && d < 10 && Character.isDigit(l.charAt(d))) {
+                d++;
+            }
+            if (d == 0 || d == 10 || d >= l.length() || l.charAt(d) != ':' && l.charAt(d) != '-') {
+                return false;
+            }
+            long number = Long.parseLong(l.substring(0, d));
+            if (number <= previous) {
+                return false;
+            }
+            previous = number;
+            colon |= l.charAt(d) == ':';
+            n++;
+        }
+        return n > 0 && colon;
+    }
+
+    private static List<Entry> merge(ProbeOutput tail, List<ProbeOutput> greps, Sink sink) {
         List<Entry> tailEntries = new ArrayList<>();
         ReadBudget budget = sink.budget();
         if (tail != null) {
@@ -498,7 +542,7 @@ final class LogParser {
             }
         }
         List<Entry> numbered = new ArrayList<>();
-        if (grep != null) {
+        for (ProbeOutput grep : greps) {
             List<String> lines = Text.lines(grep.outOrEmpty());
             for (int i = 0; i < lines.size(); i++) {
                 String line = budget.cut(grep.name(), i + 1, lines.get(i));
@@ -510,6 +554,19 @@ final class LogParser {
                             Text.excerpt(line));
                 }
             }
+        }
+        if (greps.size() > 1) {
+            // several greps of one log: in the log's order, each of its lines once
+            numbered.sort(java.util.Comparator.comparingInt(Entry::absLine));
+            List<Entry> once = new ArrayList<>(numbered.size());
+            int last = Integer.MIN_VALUE;
+            for (Entry e : numbered) {
+                if (e.absLine() < 0 || e.absLine() != last) {
+                    once.add(e);
+                }
+                last = e.absLine();
+            }
+            numbered = once;
         }
         if (numbered.isEmpty()) {
             return tailEntries;

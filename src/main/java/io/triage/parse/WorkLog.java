@@ -15,6 +15,10 @@ import java.util.Optional;
  * produced. One line of work followed by a silence longer than the server's rhythm is not progress.
  */
 final class WorkLog {
+    /** An access line of a generation request the front end accepted: its answer (or its stream) began. */
+    private static final java.util.regex.Pattern ACCEPTED_GENERATION = java.util.regex.Pattern.compile(
+            "\"POST /(?:v1/(?:chat/)?completions|v1/responses|generate)[^\" ]{0,200} HTTP/[0-9.]{1,3}\" 200\\b");
+
     /** Gaps between lines of work used to learn the log's own rhythm (the newest ones). */
     private static final int RHYTHM_SAMPLE = 24;
     /** Newest lines of work read for counts and throughput. */
@@ -87,6 +91,7 @@ final class WorkLog {
         double throughput = -1;
         int zero = 0;
         int servedSince = 0; // requests answered after the newest line that counts the queue
+        int acceptedSince = 0; // ...of them, generation requests the front end accepted (200)
         boolean newestCountZero = false; // that line counted requests and said nothing was produced
         boolean zeroLoggedOnce = false; // ...by a server that logs such an interval once, then falls silent
         boolean streak = true;
@@ -98,6 +103,9 @@ final class WorkLog {
                 streak = false; // a served request is work done
                 if (running < 0 && waiting < 0) {
                     servedSince++;
+                    if (ACCEPTED_GENERATION.matcher(l.text()).find()) {
+                        acceptedSince++;
+                    }
                 }
                 continue;
             }
@@ -163,10 +171,17 @@ final class WorkLog {
         // a server that logs one interval of nothing produced and then falls silent (zeroLoggedOnce): that line, with
         // requests counted on it and answers logged after it, says nothing has been produced since
         boolean zeroThenQuiet = zeroLoggedOnce && newestCountZero && servedSince > 0 && (running > 0 || waiting > 0);
+        // ...and one whose newest line says it had nothing to do, after which the front end accepted generation
+        // requests for longer than the stall window without another line: any request taken would have put tokens
+        // through and brought the line back. The engine takes no work
+        boolean notTaken = zeroLoggedOnce && running == 0 && waiting == 0 && throughput == 0
+                && acceptedSince >= cadence.workLines() && stallAfter > 0 && silence > stallAfter;
         int timed = (int) work.stream().filter(l -> l.epoch() >= 0).count();
         boolean pending = running > 0 || waiting > 0;
         String state;
-        if (silence < 0 && (zero >= cadence.workLines() || zeroThenQuiet)) {
+        if (notTaken) {
+            state = "not-taken";
+        } else if (silence < 0 && (zero >= cadence.workLines() || zeroThenQuiet)) {
             state = "zero-throughput"; // the log's own lines say it, whatever the time of the look
         } else if (silence < 0) {
             state = "untimed";

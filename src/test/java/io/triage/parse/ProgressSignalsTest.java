@@ -184,6 +184,36 @@ class ProgressSignalsTest {
     }
 
     @Test
+    void generationRequestsAcceptedAfterAnIdleLineAndNeverReportedAreNotTaken() {
+        // vLLM logs its statistics whenever its engine works: an idle line, then requests accepted for longer than
+        // the stall window with no line after it, is an engine that takes none of them
+        java.util.function.BiFunction<Long, String, LogProgress> look = (silence, access) -> {
+            List<WorkLog.Line> lines = new ArrayList<>(vllmLines(5, 10, silence, vllm(0.0, 0.0, 0, 0)));
+            for (int i = 0; i < 6; i++) {
+                lines.add(new WorkLog.Line("access", "common.uvicorn-access", -1,
+                        "INFO:     10.8.3.23:5255" + i + " - \"" + access + " HTTP/1.1\" 200 OK", "log_tail", 10 + i));
+            }
+            return progress("vllm", lines);
+        };
+        assertEquals("not-taken", look.apply(723L, "POST /v1/chat/completions").state());
+        assertEquals("idle", look.apply(12L, "POST /v1/chat/completions").state(), "within the window: not yet a line");
+        assertEquals("idle", look.apply(723L, "GET /health").state(), "health polls are not work for the engine");
+        assertEquals("idle", look.apply(723L, "POST /tokenize").state(), "the front end answers that alone");
+        // SGLang logs its batches every N steps, and logs nothing when idle either: its cadence has no such promise
+        List<WorkLog.Line> sg = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            sg.add(new WorkLog.Line("progress", "sglang.batch-stats", CLOCK - 723 - (4 - i) * 10L,
+                    "Decode batch, #running-req: 0, #token: 0, token usage: 0.00, gen throughput (token/s): 0.00, #queue-req: 0,",
+                    "log_tail", i + 1));
+        }
+        for (int i = 0; i < 6; i++) {
+            sg.add(new WorkLog.Line("access", "common.uvicorn-access", -1,
+                    "INFO:     10.8.3.23:5255" + i + " - \"POST /v1/chat/completions HTTP/1.1\" 200 OK", "log_tail", 10 + i));
+        }
+        assertFalse(progress("sglang", sg).state().equals("not-taken"));
+    }
+
+    @Test
     void aPasteOfTheSameScrapeTwiceIsWhatMovedBetweenThemNotTheirSum() {
         String scrape = String.join("\n",
                 "nv_inference_request_success{model=\"ensemble\",version=\"1\"} %d",
