@@ -64,8 +64,10 @@ public final class KnowledgeBase {
      *               {@code in-process} (inside the front-end process)
      * @param models {@code at-start} (loaded before the server is ready, the default) or {@code on-demand}
      *               (loaded per request, unloaded when idle)
+     * @param loading words the health path's answer holds while the server loads its model (llama-server's 503
+     *                {@code "Loading model"}), or empty when it says nothing of the kind
      */
-    public record ServesSpec(Integer port, String health, String engine, String models) {
+    public record ServesSpec(Integer port, String health, String engine, String models, String loading) {
         public boolean inProcessEngine() {
             return "in-process".equals(engine);
         }
@@ -275,7 +277,7 @@ public final class KnowledgeBase {
             o.strs(m.groups());
         }
         o.count(serves.size());
-        new java.util.TreeMap<>(serves).forEach((k, v) -> o.str(k).optInt(v.port()).str(v.health()).str(v.engine()).str(v.models()));
+        new java.util.TreeMap<>(serves).forEach((k, v) -> o.str(k).optInt(v.port()).str(v.health()).str(v.engine()).str(v.models()).str(v.loading()));
         o.strMap(new java.util.TreeMap<>(kindByAlias));
         processes.writeTo(o);
         o.count(gpuProfiles.size());
@@ -344,7 +346,7 @@ public final class KnowledgeBase {
             }
             Map<String, ServesSpec> serves = new LinkedHashMap<>();
             for (int i = 0, k = in.count(); i < k; i++) {
-                serves.put(in.str(), new ServesSpec(in.optInt(), in.str(), in.str(), in.str()));
+                serves.put(in.str(), new ServesSpec(in.optInt(), in.str(), in.str(), in.str(), in.str()));
             }
             Map<String, String> kindByAlias = in.strMap();
             ProcessPatterns processes = ProcessPatterns.readFrom(in);
@@ -555,8 +557,11 @@ public final class KnowledgeBase {
                         "serves.engine must be 'workers' or 'in-process'");
                 require(models.equals("at-start") || models.equals("on-demand"), f,
                         "serves.models must be 'at-start' or 'on-demand'");
+                String loading = sv.loading() == null ? "" : sv.loading();
+                require(loading.length() <= 200 && loading.strip().length() >= (loading.isEmpty() ? 0 : 6), f,
+                        "serves.loading must be words of 6 to 200 characters its health answer holds while it loads");
                 Path before = servesFile.putIfAbsent(server, f);
-                require(serves.putIfAbsent(server, new ServesSpec(sv.port(), sv.health(), engine, models)) == null, f,
+                require(serves.putIfAbsent(server, new ServesSpec(sv.port(), sv.health(), engine, models, loading)) == null, f,
                         "'serves:' of server " + server + " given twice: in " + before + " and in " + f);
             }
             for (MarkerSpec m : mf.markers()) {

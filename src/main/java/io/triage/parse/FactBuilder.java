@@ -191,6 +191,22 @@ public final class FactBuilder {
             }
         }
         guarded(capture.probes().get("health"), sink, p -> HealthParser.parse(p, sink));
+        ProbeOutput healthProbe = capture.probes().get("health");
+        if (healthProbe != null && !healthProbe.outOrEmpty().isBlank()) {
+            // the answer's own words while the server loads (llama-server's 503 "Loading model"): its state, in its words
+            String out = healthProbe.outOrEmpty().length() > 65_536 ? healthProbe.outOrEmpty().substring(0, 65_536)
+                    : healthProbe.outOrEmpty();
+            for (Map.Entry<String, KnowledgeBase.ServesSpec> e : new java.util.TreeMap<>(kb.serves()).entrySet()) {
+                String words = e.getValue().loading();
+                int at = words == null || words.isEmpty() ? -1 : out.indexOf(words);
+                if (at >= 0) {
+                    int lineNo = (int) out.substring(0, at).chars().filter(ch -> ch == '\n').count() + 1;
+                    sink.add(new io.triage.facts.HealthSays("loading", e.getKey(), healthProbe.name(), lineNo,
+                            Text.excerpt(Text.lines(out).get(lineNo - 1))));
+                    break;
+                }
+            }
+        }
         ProbeOutput generation = capture.probes().get(GENERATION_PROBE);
         guarded(generation != null ? generation : capture.probes().get(HEALTH_GENERATE_PROBE), sink,
                 p -> GenerationParser.parse(p, sink));

@@ -65,8 +65,9 @@ final class ProcessParser {
                 continue;
             }
             String[] tok = line.strip().split("\\s+");
-            if (tok[0].equals("$") || tok[0].equals("#")) {
-                continue; // the prompt line of a paste: the command that printed what follows
+            if (tok[0].equals("$") || tok[0].equals("#")
+                    || header == null && io.triage.capture.PasteRecognizer.promptCommand(line) != null) {
+                continue; // the prompt line of a paste ("$ ps …", "dev@host:~$ ps …"): the command that printed what follows
             }
             if (header == null) {
                 if (tok.length >= 2 && indexOf(List.of(tok), "PID") >= 0) {

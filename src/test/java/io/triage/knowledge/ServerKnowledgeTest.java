@@ -142,11 +142,13 @@ class ServerKnowledgeTest {
     void noErrorMarkerNamesASubtypeOutsideTheList() {
         for (Marker m : KB.markers()) {
             List<String> allowed = m.kind().equals("error") ? Marker.SUBTYPES
-                    : m.kind().equals("loading") ? Marker.LOADING_SUBTYPES : List.of();
+                    : m.kind().equals("loading") ? Marker.LOADING_SUBTYPES
+                    : m.kind().equals("shutdown") ? Marker.SHUTDOWN_SUBTYPES : List.of();
             assertTrue(m.subtype().isEmpty() || allowed.contains(m.subtype()), m.id() + ": " + m.subtype());
         }
         assertFalse(Marker.SUBTYPES.contains("fatal"));
         assertTrue(KB.markers().stream().anyMatch(m -> m.subtype().equals("wait")), "a launcher's wait line is known");
+        assertTrue(KB.markers().stream().anyMatch(m -> m.subtype().equals("complete")), "a shutdown's last line is known");
     }
 
     @Test

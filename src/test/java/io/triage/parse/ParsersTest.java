@@ -354,6 +354,20 @@ class ParsersTest {
     }
 
     @Test
+    void psPastedUnderAUserAtHostPromptIsReadByItsOwnHeader() {
+        // the prompt names the columns only in its -o list: the header line after it says which column is which
+        Map<Integer, Proc> procs = new LinkedHashMap<>();
+        ProcessParser.ps(probe("ps", "dev@ws-a6000:~$ ps -o pid,stat,etime,time,rss,cmd -C llama-server\n"
+                + "    PID STAT     ELAPSED     TIME   RSS CMD\n"
+                + " 733104 Dl+        24:07 00:01:09 40118732 /opt/llama.cpp/build/bin/llama-server -m /m.gguf --port 8080\n"
+                + "dev@ws-a6000:~$ \n", "", null), patterns(), procs, new Sink());
+        Proc p = procs.get(733104);
+        assertEquals("D", p.state());
+        assertEquals(24 * 60 + 7, p.elapsedSec(), "ELAPSED, not the CPU TIME beside it");
+        assertEquals(40118732, p.rssKiB());
+    }
+
+    @Test
     void kernelLogOomKillerFormatsXidAndFallenOffTheBus() {
         Sink s = new Sink();
         KernelLogParser.parse(probe("dmesg", String.join("\n",
