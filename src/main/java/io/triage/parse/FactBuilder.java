@@ -37,8 +37,8 @@ import java.util.regex.Pattern;
  */
 public final class FactBuilder {
     /** A pasted command line that runs {@code date} first ({@code date -u; tail …}, {@code date && curl …}). */
-    private static final java.util.regex.Pattern DATE_FIRST =
-            java.util.regex.Pattern.compile("date(?: +(?:-u|--utc|-Is|-Iseconds|--iso-8601(?:=seconds)?|-R))* *(?:;|&&)");
+    private static final com.google.re2j.Pattern DATE_FIRST =
+            com.google.re2j.Pattern.compile("date(?: +(?:-u|--utc|-Is|-Iseconds|--iso-8601(?:=seconds)?|-R))* *(?:;|&&)");
 
     /** The probes of the capture format (the catalogue's standard ones); one that is missing is reported as absent (unknown). */
     public static final List<String> STANDARD_PROBES = io.triage.probe.ProbeCatalogue.SHIPPED.standardNames();
@@ -389,11 +389,63 @@ public final class FactBuilder {
                     serves.inProcessEngine(), serves.onDemandModels()));
         }
         List<Object> facts = dedupe(sink.facts());
+        facts = beforeTheProcessStarted(facts, clock, notes);
         facts.addAll(extra);
         notes.addAll(sink.notes());
         notes.addAll(sink.budget().notes());
         return new Observation(target, facts, notes, sink.budget().spent());
     }
+
+    /**
+     * Lines of the newest run logged before the server's front end started (its age in the process listing, or the
+     * start its container runtime recorded) belong to a run before it, whose restart the log does not show (a log
+     * grep that holds only errors, a runtime that restarted the container): they are history, not this process's
+     * errors. Done only when the log also has lines of work after that start, so its times and the clock agree, and
+     * holds no start of its own near it (its arguments, its ready banner: then the log knows where the run began).
+     */
+    private static List<Object> beforeTheProcessStarted(List<Object> facts, long clock, List<String> notes) {
+        if (clock < 0) {
+            return facts;
+        }
+        long start = Long.MAX_VALUE;
+        for (Object f : facts) {
+            if (f instanceof Proc p && p.role().equals("frontend") && !p.state().equals("Z") && p.elapsedSec() >= 0) {
+                start = Math.min(start, clock - p.elapsedSec());
+            }
+        }
+        if (start == Long.MAX_VALUE || start > clock) {
+            return facts;
+        }
+        final long from = start;
+        boolean workAfter = facts.stream().anyMatch(f -> f instanceof LogMarker m && m.currentRun() && m.epoch() > from
+                && m.kind().equals("progress"));
+        boolean before = facts.stream().anyMatch(f -> f instanceof LogMarker m && m.currentRun() && m.epoch() >= 0
+                && m.epoch() < from - START_SLACK_SECONDS && !m.kind().equals("progress") && !m.kind().equals("access"));
+        // the log's own start of this run near that start (its arguments, its ready banner): the log knows where the
+        // run began, and a few seconds' disagreement with the process's age is the capture's, not a restart
+        boolean ownStart = facts.stream().anyMatch(f -> f instanceof LogMarker m && m.currentRun() && m.epoch() >= from - 600
+                && (m.kind().equals("run-start") || m.kind().equals("server-args") || m.kind().equals("ready")));
+        if (!workAfter || !before || ownStart) {
+            return facts;
+        }
+        List<Object> out = new ArrayList<>(facts.size());
+        int moved = 0;
+        for (Object f : facts) {
+            if (f instanceof LogMarker m && m.currentRun() && m.epoch() >= 0 && m.epoch() < from - START_SLACK_SECONDS) {
+                out.add(new LogMarker(m.kind(), m.markerId(), m.subtype(), m.priority(), m.seq(), m.run() - 1, false,
+                        m.epoch(), m.detail(), m.probe(), m.line(), m.excerpt()));
+                moved++;
+            } else {
+                out.add(f);
+            }
+        }
+        notes.add(moved + " line(s) of the log predate the server's front end (started "
+                + java.time.Instant.ofEpochSecond(from) + "): read as a run before it");
+        return out;
+    }
+
+    /** How much earlier than the process's start a line must be to be a run before it (clock and ps rounding). */
+    private static final long START_SLACK_SECONDS = 5;
 
     private static final Pattern PORT_ARG = Pattern.compile("--port[= ](\\d{1,5})(?!\\d)");
 

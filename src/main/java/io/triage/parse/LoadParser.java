@@ -158,7 +158,7 @@ final class LoadParser {
         return starts;
     }
 
-    private static final Pattern DATE_LINE = Pattern.compile("^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} (?:UTC|GMT) [0-9]{4}$");
+    private static final com.google.re2j.Pattern DATE_LINE = com.google.re2j.Pattern.compile("^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} (?:UTC|GMT) [0-9]{4}$");
 
     /**
      * Milliseconds between two scrapes of one paste: from the {@code date} each was preceded by, else a

@@ -16,7 +16,7 @@ import java.util.Optional;
  */
 final class WorkLog {
     /** An access line of a generation request the front end accepted: its answer (or its stream) began. */
-    private static final java.util.regex.Pattern ACCEPTED_GENERATION = java.util.regex.Pattern.compile(
+    private static final com.google.re2j.Pattern ACCEPTED_GENERATION = com.google.re2j.Pattern.compile(
             "\"POST /(?:v1/(?:chat/)?completions|v1/responses|generate)[^\" ]{0,200} HTTP/[0-9.]{1,3}\" 200\\b");
 
     /** Gaps between lines of work used to learn the log's own rhythm (the newest ones). */
