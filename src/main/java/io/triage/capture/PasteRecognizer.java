@@ -631,6 +631,9 @@ public final class PasteRecognizer {
                 if (low.contains("kern.log") || low.contains("dmesg")) {
                     return Kind.KERNEL_LOG;
                 }
+                if (!w.endsWith("grep") && !w.equals("rg") && SCRIPT_FILE.matcher(low).find()) {
+                    return Kind.COMMAND_OUTPUT; // a job script, a unit file, a config: what was launched, not its log
+                }
                 if (w.endsWith("grep") || w.equals("rg")) {
                     for (String a : t) {
                         if (a.startsWith("-") && !a.startsWith("--") && a.indexOf('n') > 0) {
@@ -1552,7 +1555,15 @@ public final class PasteRecognizer {
                 || name.endsWith("Exit") || name.endsWith("Failure");
     }
 
+    /** A file a person shows to say what was launched: a script, a unit, a configuration. */
+    private static final com.google.re2j.Pattern SCRIPT_FILE = com.google.re2j.Pattern.compile(
+            "\\.(?:sh|bash|sbatch|slurm|py|ya?ml|json|toml|service|conf|cfg|env)(?:\\s|$)");
+
     private static String stripRank(String s) {
+        int label = srunLabel(s);
+        if (label > 0) {
+            s = s.substring(label);
+        }
         if (s.startsWith("[rank") || s.startsWith("(")) {
             int close = s.indexOf(s.charAt(0) == '[' ? "]:" : ") ");
             if (close > 0 && close < 64) {
@@ -1560,6 +1571,15 @@ public final class PasteRecognizer {
             }
         }
         return s;
+    }
+
+    /** Where the line starts behind srun's {@code --label} ({@code "1: "}, the task number), or 0. */
+    public static int srunLabel(String s) {
+        int i = 0;
+        while (i < s.length() && i < 5 && Character.isDigit(s.charAt(i))) {
+            i++;
+        }
+        return i > 0 && i + 1 < s.length() && s.charAt(i) == ':' && s.charAt(i + 1) == ' ' ? i + 2 : 0;
     }
 
     /** {@code 85:Killed} or {@code 12-[2026-…] …}: grep -n output of a log. */

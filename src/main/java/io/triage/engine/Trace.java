@@ -29,7 +29,8 @@ public final class Trace extends DefaultAgendaEventListener implements RuleRunti
             // catalogue a rule looks knowledge up in (what it found there is the premise)
             List<Object> kept = new ArrayList<>(premises.size());
             for (Object o : premises) {
-                if (!(o instanceof InitialFact) && !(o instanceof io.triage.facts.Catalogue)) {
+                // nor a count an accumulate made (the rule's text says what it counted)
+                if (!(o instanceof InitialFact) && !(o instanceof io.triage.facts.Catalogue) && !(o instanceof Number)) {
                     kept.add(o);
                 }
             }

@@ -642,7 +642,8 @@ public final class FactBuilder {
         // slurm-JOBID.out (slurm-JOBID_TASK.out) is the job's own output, where srun writes what the server printed
         return name.startsWith("log") || name.endsWith("_log") || name.contains("logs") || name.startsWith("journal")
                 || name.startsWith("docker_run") || name.startsWith("podman_run")
-                || name.startsWith("slurm-") && name.length() > 6 && name.substring(6).chars().allMatch(c -> c == '_' || c >= '0' && c <= '9');
+                || name.startsWith("slurm-") && name.length() > 6 && name.substring(6).chars().allMatch(c -> c == '_' || c >= '0' && c <= '9')
+                || name.equals("slurm_out") || name.equals("slurm_output") || name.equals("job_out") || name.equals("srun_out");
     }
 
     /**

@@ -89,6 +89,11 @@ final class LogParser {
             line = inner == null ? line : line.substring(0, json) + inner;
         }
         String s = withoutComposePrefix(line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line);
+        // srun --label puts the task's number before each of its lines ("1: "): the line behind it is the server's
+        int label = io.triage.capture.PasteRecognizer.srunLabel(s);
+        if (label > 0) {
+            s = s.substring(label);
+        }
         // from the end, without copying: a line of ten thousand blank overwrites stays linear
         int end = s.length();
         int cr = s.lastIndexOf('\r', end - 1);

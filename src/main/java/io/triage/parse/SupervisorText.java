@@ -58,7 +58,9 @@ public final class SupervisorText {
         /** kubelet / Docker: the image could not be pulled ({@code ErrImagePull}, {@code pull access denied}). */
         IMAGE_PULL("image-pull"),
         /** Slurm: the job is still pending for resources ({@code squeue} ST {@code PD (Resources)}, {@code JobState=PENDING}). */
-        PENDING("pending");
+        PENDING("pending"),
+        /** srun: {@code Terminating StepId=N.0} — srun ends the rest of a step after one of its tasks ended. */
+        STEP_TERMINATING("step-terminating");
 
         private final String id;
 
@@ -224,6 +226,10 @@ public final class SupervisorText {
                     : l.contains("DUE TO NODE FAIL") ? Event.NODE_FAIL : l.contains("DUE TO TASK FAILURE") ? Event.EXITED
                     : Event.CANCELLED;
             return ev(or(k, "slurm"), e, id, l.substring(job).strip(), -1, probe, lineNo, l);
+        }
+        int term = l.indexOf("srun: ");
+        if (term >= 0 && (l.indexOf("Terminating StepId=", term) > 0 || l.indexOf("Terminating job step", term) > 0)) {
+            return ev(or(k, "slurm"), Event.STEP_TERMINATING, "", l.substring(term).strip(), -1, probe, lineNo, l);
         }
         // srun: a task of the step ended with a failing code of its own (srun then terminates the others and the
         // step is logged CANCELLED: srun's doing after the failure, not a cancellation from outside)

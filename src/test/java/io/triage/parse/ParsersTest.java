@@ -448,6 +448,11 @@ class ParsersTest {
         assertEquals("INFO 02-21 14:19:58 loading", LogParser.clean("\u001B[1;36mINFO\u001B[0m 02-21 14:19:58 loading"));
         assertEquals("shards:  60% Completed | 6/10", LogParser.clean("shards:   0% Completed | 0/10\rshards:  60% Completed | 6/10\r"));
         assertEquals("plain", LogParser.clean("plain"));
+        // srun --label: the task's number before each of its lines
+        assertEquals("[2025-03-26 14:03:14] Received sigquit from a child process.",
+                LogParser.clean("1: [2025-03-26 14:03:14] Received sigquit from a child process."));
+        assertEquals("12:34:56 INFO up", LogParser.clean("12:34:56 INFO up"), "a time of day is no label");
+        assertEquals("85:Killed", LogParser.clean("85:Killed"), "nor grep -n's number");
     }
 
     @Test

@@ -363,7 +363,8 @@ class SupervisorParsersTest {
                 srun: error: gpu-a13: tasks 1-7: Exited with exit code 137
                 srun: error: gpu-a13: task 8: Exited with exit code 0
                 """);
-        assertEquals(List.of("exited", "cancelled"), events(f), "a killed task (137) or a clean one is no failure of its own");
+        assertEquals(List.of("exited", "step-terminating", "cancelled"), events(f),
+                "a killed task (137) or a clean one is no failure of its own; srun's ending of the step is its own event");
         assertEquals(1, event(f, "exited").count());
 
         Sink c = read("scontrol", """
