@@ -1,0 +1,1 @@
+systemctl status --no-pager -l vllm-qwen3-235b.service

@@ -1,0 +1,1 @@
+docker logs --tail 60 sglang-qwen3-32b 2>&1

@@ -1,0 +1,1 @@
+docker inspect -f '{{.Name}} RestartCount={{.RestartCount}} RestartPolicy={{.HostConfig.RestartPolicy.Name}} Created={{.Created}}{{println}}{{json .State}}' vllm-qwen3

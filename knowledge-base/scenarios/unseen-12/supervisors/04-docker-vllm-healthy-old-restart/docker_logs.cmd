@@ -1,0 +1,1 @@
+docker logs --tail 12 vllm-qwen3

@@ -1,0 +1,1 @@
+grep -n -E 'server_args|Shutting down|launch_server|fired up|Traceback|Error|Killed|address already' /var/lib/docker/containers/7e3b9a0c41d2f58e6a9b0c3d1e7f2a4b5c6d8e9f0a1b2c3d4e5f60718293a4b5/7e3b9a0c41d2f58e6a9b0c3d1e7f2a4b5c6d8e9f0a1b2c3d4e5f60718293a4b5-json.log | tail -30

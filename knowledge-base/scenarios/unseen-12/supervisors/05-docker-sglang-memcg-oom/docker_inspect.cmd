@@ -1,0 +1,1 @@
+docker inspect -f '{{.Name}} RestartCount={{.RestartCount}} RestartPolicy={{.HostConfig.RestartPolicy.Name}} Memory={{.HostConfig.Memory}} ShmSize={{.HostConfig.ShmSize}}{{println}}{{json .State}}' llm-sglang-1

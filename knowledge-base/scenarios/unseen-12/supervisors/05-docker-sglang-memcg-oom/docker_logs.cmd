@@ -1,0 +1,1 @@
+docker logs --tail 26 llm-sglang-1

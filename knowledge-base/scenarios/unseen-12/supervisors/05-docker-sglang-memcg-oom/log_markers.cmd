@@ -1,0 +1,1 @@
+grep -n -E 'server_args|Shutting down|launch_server|fired up|Traceback|Error|Killed|address already' /var/lib/docker/containers/3c9e41f07b2d8a6c5e1f9d0b4a7c2e8f6d3b1a9c0e5f7d2b4a6c8e0f1d3b5a79/3c9e41f07b2d8a6c5e1f9d0b4a7c2e8f6d3b1a9c0e5f7d2b4a6c8e0f1d3b5a79-json.log | tail -30
