@@ -134,10 +134,7 @@ public final class FactBuilder {
                 at++;
             }
             String first = sink.budget().cut(date.name(), at + 1, dateLines.get(at));
-            OffsetDateTime odt = Timestamps.isoInstant(first);
-            if (odt == null) {
-                odt = Timestamps.plainDate(first);
-            }
+            OffsetDateTime odt = dateOutput(first);
             if (odt != null) {
                 clock = odt.toEpochSecond();
                 zone = odt.getOffset();
@@ -159,10 +156,7 @@ public final class FactBuilder {
                         continue;
                     }
                     String first = ls.get(i + 1).strip();
-                    OffsetDateTime odt = Timestamps.isoInstant(first);
-                    if (odt == null) {
-                        odt = Timestamps.plainDate(first);
-                    }
+                    OffsetDateTime odt = dateOutput(first);
                     if (odt != null) {
                         clock = odt.toEpochSecond();
                         zone = odt.getOffset();
@@ -442,6 +436,12 @@ public final class FactBuilder {
         notes.add(moved + " line(s) of the log predate the server's front end (started "
                 + java.time.Instant.ofEpochSecond(from) + "): read as a run before it");
         return out;
+    }
+
+    /** What {@code date} printed, as {@code date -Is} or in its own format with a UTC zone; null otherwise. */
+    private static OffsetDateTime dateOutput(String line) {
+        OffsetDateTime odt = Timestamps.isoInstant(line);
+        return odt != null ? odt : Timestamps.plainDate(line);
     }
 
     /** How much earlier than the process's start a line must be to be a run before it (clock and ps rounding). */
