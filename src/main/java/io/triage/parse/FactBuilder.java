@@ -151,11 +151,11 @@ public final class FactBuilder {
             for (ProbeOutput p : capture.probes().values()) {
                 List<String> ls = Text.lines(p.outOrEmpty().length() > 4096 ? p.outOrEmpty().substring(0, 4096) : p.outOrEmpty());
                 for (int i = 0; i + 1 < ls.size() && i < 3; i++) {
-                    String cmd = io.triage.capture.PasteRecognizer.promptCommand(ls.get(i));
+                    String cmd = io.triage.capture.PasteRecognizer.promptCommand(LogParser.withoutComposePrefix(ls.get(i)));
                     if (cmd == null || !DATE_FIRST.matcher(cmd.strip()).lookingAt()) {
                         continue;
                     }
-                    String first = ls.get(i + 1).strip();
+                    String first = LogParser.withoutComposePrefix(ls.get(i + 1)).strip();
                     OffsetDateTime odt = dateOutput(first);
                     if (odt != null) {
                         clock = odt.toEpochSecond();
