@@ -1576,10 +1576,14 @@ public final class PasteRecognizer {
     /** Where the line starts behind srun's {@code --label} ({@code "1: "}, the task number), or 0. */
     public static int srunLabel(String s) {
         int i = 0;
-        while (i < s.length() && i < 5 && Character.isDigit(s.charAt(i))) {
+        while (i < s.length() && i < 4 && s.charAt(i) == ' ') {
+            i++; // srun pads the task number to the widest one: " 0: " beside "12: "
+        }
+        int d = i;
+        while (i < s.length() && i - d < 5 && Character.isDigit(s.charAt(i))) {
             i++;
         }
-        return i > 0 && i + 1 < s.length() && s.charAt(i) == ':' && s.charAt(i + 1) == ' ' ? i + 2 : 0;
+        return i > d && i + 1 < s.length() && s.charAt(i) == ':' && s.charAt(i + 1) == ' ' ? i + 2 : 0;
     }
 
     /** {@code 85:Killed} or {@code 12-[2026-…] …}: grep -n output of a log. */

@@ -117,10 +117,17 @@ final class LoadParser {
             int firstTo = starts.get(1);
             Scrape a = scrape(lines.subList(0, firstTo), 0, p.name(), sink, false);
             Scrape b = scrape(lines.subList(lastFrom, lines.size()), lastFrom, p.name(), sink, false);
-            if (a != null && b != null) {
-                long interval = intervalBetween(lines, firstTo, lastFrom);
+            long interval = a != null && b != null ? intervalBetween(lines, firstTo, lastFrom) : -1;
+            // the same server scraped again some seconds later: a known interval, no counter gone down (two replicas
+            // scraped one after the other, or a restart between, are not one server's two moments)
+            if (interval >= MIN_SCRAPE_INTERVAL_MS && !wentDown(a, b)) {
                 twice(a, b, interval, p.name(), sink);
                 return;
+            }
+            if (b != null) {
+                sink.add(new ServerLoad(b.server, p.name(), b.count("running"), b.count("waiting"), b.value("generated"),
+                        p.name(), b.line, b.excerpt));
+                return; // the last scrape's load, never the scrapes summed
             }
         }
         Scrape s = scrape(lines, p.name(), sink, false);
@@ -129,6 +136,19 @@ final class LoadParser {
         }
         sink.add(new ServerLoad(s.server, p.name(), s.count("running"), s.count("waiting"), s.value("generated"),
                 p.name(), s.line, s.excerpt));
+    }
+
+    /** Scrapes of one paste closer than this are not read as two moments (nothing says when they were taken). */
+    private static final long MIN_SCRAPE_INTERVAL_MS = 2_000;
+
+    /** Whether a counter of work is lower in the later scrape: another server's, or one restarted between them. */
+    private static boolean wentDown(Scrape a, Scrape b) {
+        for (String role : List.of("generated", "steps")) {
+            if (a.value(role) >= 0 && b.value(role) >= 0 && b.value(role) < a.value(role)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -608,6 +608,13 @@ final class LogParser {
             Entry t = tailEntries.get(i);
             out.add(new Entry(t.text(), tailStart + i, t.probe(), t.probeLine(), t.barFromItsStart()));
         }
+        // a grep taken after the tail holds lines past its end: they come after it
+        int tailEnd = tailStart + tailEntries.size();
+        for (Entry e : numbered) {
+            if (e.absLine() >= tailEnd) {
+                out.add(e);
+            }
+        }
         return out;
     }
 

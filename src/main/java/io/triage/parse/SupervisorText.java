@@ -60,7 +60,9 @@ public final class SupervisorText {
         /** Slurm: the job is still pending for resources ({@code squeue} ST {@code PD (Resources)}, {@code JobState=PENDING}). */
         PENDING("pending"),
         /** srun: {@code Terminating StepId=N.0} — srun ends the rest of a step after one of its tasks ended. */
-        STEP_TERMINATING("step-terminating");
+        STEP_TERMINATING("step-terminating"),
+        /** srun: {@code node: task N: Exited with exit code M} — one task of a step ended with a failing code. */
+        TASK_EXITED("task-exited");
 
         private final String id;
 
@@ -238,7 +240,7 @@ public final class SupervisorText {
         if (exited > 0 && (l.indexOf(": task ", task) > 0 || l.indexOf(": tasks ", task) > 0)) {
             int code = Text.parseInt(digitsFrom(l, exited + ": Exited with exit code ".length()), -1);
             if (code > 0 && code != 137 && code != 143) {
-                return ev(or(k, "slurm"), Event.EXITED, "", l.substring(task + "srun: error: ".length()).strip(), code,
+                return ev(or(k, "slurm"), Event.TASK_EXITED, "", l.substring(task + "srun: error: ".length()).strip(), code,
                         probe, lineNo, l);
             }
         }

@@ -15,6 +15,13 @@ import java.util.Optional;
  * produced. One line of work followed by a silence longer than the server's rhythm is not progress.
  */
 final class WorkLog {
+    /**
+     * Accepted requests after an idle line that say the engine takes none: uvicorn's access lines carry no time, so a
+     * few could be a test sent moments before the look (the next statistics line is up to an interval away); many
+     * cannot all be.
+     */
+    private static final int NOT_TAKEN_MIN_REQUESTS = 10;
+
     /** An access line of a generation request the front end accepted: its answer (or its stream) began. */
     private static final com.google.re2j.Pattern ACCEPTED_GENERATION = com.google.re2j.Pattern.compile(
             "\"POST /(?:v1/(?:chat/)?completions|v1/responses|generate)[^\" ]{0,200} HTTP/[0-9.]{1,3}\" 200\\b");
@@ -175,7 +182,7 @@ final class WorkLog {
         // requests for longer than the stall window without another line: any request taken would have put tokens
         // through and brought the line back. The engine takes no work
         boolean notTaken = zeroLoggedOnce && running == 0 && waiting == 0 && throughput == 0
-                && acceptedSince >= cadence.workLines() && stallAfter > 0 && silence > stallAfter;
+                && acceptedSince >= NOT_TAKEN_MIN_REQUESTS && stallAfter > 0 && silence > stallAfter;
         int timed = (int) work.stream().filter(l -> l.epoch() >= 0).count();
         boolean pending = running > 0 || waiting > 0;
         String state;

@@ -1,0 +1,1 @@
+curl -sS --max-time 5 http://127.0.0.1:8000/metrics | grep -E '^(# (HELP|TYPE) )?vllm:(num_requests_running|num_requests_waiting|kv_cache_usage_perc|prompt_tokens_total|generation_tokens_total|request_success_total)'

@@ -1,0 +1,1 @@
+grep -n -E 'args|ERROR' /var/log/vllm.log

@@ -1,0 +1,1 @@
+tail -n 5 /var/log/vllm.log
