@@ -189,7 +189,8 @@ class ProgressSignalsTest {
         // the stall window with no line after it, is an engine that takes none of them
         java.util.function.BiFunction<Long, String, LogProgress> look = (silence, access) -> {
             List<WorkLog.Line> lines = new ArrayList<>(vllmLines(5, 10, silence, vllm(0.0, 0.0, 0, 0)));
-            for (int i = 0; i < 6; i++) {
+            // twelve: a few could be a test sent moments before the look (scenario review-12/01 has two)
+            for (int i = 0; i < 12; i++) {
                 lines.add(new WorkLog.Line("access", "common.uvicorn-access", -1,
                         "INFO:     10.8.3.23:5255" + i + " - \"" + access + " HTTP/1.1\" 200 OK", "log_tail", 10 + i));
             }
