@@ -383,7 +383,7 @@ public final class FactBuilder {
                     serves.inProcessEngine(), serves.onDemandModels()));
         }
         List<Object> facts = dedupe(sink.facts());
-        facts = beforeTheProcessStarted(facts, clock, notes);
+        facts = beforeTheProcessStarted(facts, clock, port, notes);
         facts.addAll(extra);
         notes.addAll(sink.notes());
         notes.addAll(sink.budget().notes());
@@ -397,13 +397,23 @@ public final class FactBuilder {
      * errors. Done only when the log also has lines of work after that start, so its times and the clock agree, and
      * holds no start of its own near it (its arguments, its ready banner: then the log knows where the run began).
      */
-    private static List<Object> beforeTheProcessStarted(List<Object> facts, long clock, List<String> notes) {
+    private static List<Object> beforeTheProcessStarted(List<Object> facts, long clock, int port, List<String> notes) {
         if (clock < 0) {
             return facts;
         }
+        // the target's front end: the one listening on its port when the listeners were read, else every front end
+        Set<Integer> owners = new HashSet<>();
+        for (Object f : facts) {
+            if (f instanceof io.triage.facts.Listener l && port > 0 && l.port() == port) {
+                owners.add(l.pid());
+            }
+        }
+        boolean ownerIsFrontEnd = facts.stream().anyMatch(f -> f instanceof Proc p && p.role().equals("frontend")
+                && owners.contains(p.pid())); // a docker-proxy or another program may hold it instead
         long start = Long.MAX_VALUE;
         for (Object f : facts) {
-            if (f instanceof Proc p && p.role().equals("frontend") && !p.state().equals("Z") && p.elapsedSec() >= 0) {
+            if (f instanceof Proc p && p.role().equals("frontend") && !p.state().equals("Z") && p.elapsedSec() >= 0
+                    && (!ownerIsFrontEnd || owners.contains(p.pid()))) {
                 start = Math.min(start, clock - p.elapsedSec());
             }
         }
