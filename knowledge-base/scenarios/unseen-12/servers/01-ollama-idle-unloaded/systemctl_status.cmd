@@ -1,0 +1,1 @@
+systemctl status ollama.service --no-pager

@@ -1,0 +1,1 @@
+dmesg -T | tail -20
