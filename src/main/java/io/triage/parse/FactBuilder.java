@@ -100,7 +100,7 @@ public final class FactBuilder {
     }
 
     public Observation build(Capture given, Map<String, String> extraIntent) {
-        Capture capture = supervisorsByContent.apply(byContent.route(given));
+        Capture capture = kernelJournalFiled(supervisorsByContent.apply(byContent.route(given)));
         Sink sink = new Sink(new ReadBudget(workBudget));
         List<String> notes = new ArrayList<>(capture.notes());
         Map<String, String> t = capture.target();
@@ -343,6 +343,7 @@ public final class FactBuilder {
         for (String dmesgName : KERNEL_LOGS) {
             guarded(capture.probes().get(dmesgName), sink, p -> KernelLogParser.parse(p, sink, y));
         }
+
         for (String name : List.of("docker_ps", "podman_ps")) {
             guarded(capture.probes().get(name), sink, p -> containers(p, kb.processes(), sink));
         }
@@ -632,20 +633,59 @@ public final class FactBuilder {
     private static final List<String> KERNEL_LOGS = List.of("dmesg", "journal_kernel", "kern_log");
 
     /**
+     * The capture with a kernel journal saved under another name ({@code journalctl_k}) filed as
+     * {@code journal_kernel}, where the capture has none: the kernel log it is, read and counted as one.
+     */
+    private static Capture kernelJournalFiled(Capture c) {
+        if (c.probes().containsKey("journal_kernel")) {
+            return c;
+        }
+        for (ProbeOutput p : c.probes().values()) {
+            if (!KERNEL_LOGS.contains(p.name()) && isKernelJournal(p.name())) {
+                Map<String, ProbeOutput> probes = new LinkedHashMap<>(c.probes());
+                probes.remove(p.name());
+                probes.put("journal_kernel", new ProbeOutput("journal_kernel", p.cmd(), p.out(), p.err(), p.rc(),
+                        p.seconds(), p.truncated()));
+                List<String> notes = new ArrayList<>(c.notes());
+                notes.add(p.name() + " is the kernel's journal (journalctl -k): read as journal_kernel");
+                return new Capture(c.source(), probes, c.target(), c.intent(), notes);
+            }
+        }
+        return c;
+    }
+
+    /**
+     * A journal saved under the name of {@code journalctl -k} / {@code journalctl --dmesg} ({@code journalctl_k},
+     * {@code journal_k}, {@code journalctl_dmesg}, {@code journal_kernel_boot}…): the kernel's ring buffer, not a
+     * unit's journal nor the server's log.
+     */
+    public static boolean isKernelJournal(String name) {
+        String n = name.toLowerCase(java.util.Locale.ROOT);
+        if (!n.startsWith("journal")) {
+            return false;
+        }
+        if (n.contains("kernel") || n.contains("dmesg")) {
+            return true;
+        }
+        String rest = n.startsWith("journalctl") ? n.substring("journalctl".length()) : n.substring("journal".length());
+        return rest.equals("_k") || rest.startsWith("_k_");
+    }
+
+    /**
      * Whether a parser reads a probe of this name as it is (the standard probes, kernel logs, container lists,
      * logs by their name; a package manager's history is deliberately not a log): the capture's other files are
      * read by their content ({@link io.triage.capture.ByContent}).
      */
     public static boolean readsByName(String name) {
         return STANDARD_PROBES.contains(name) || name.equals(GENERATION_PROBE) || name.equals(HEALTH_GENERATE_PROBE)
-                || KERNEL_LOGS.contains(name) || name.equals("docker_ps")
+                || KERNEL_LOGS.contains(name) || isKernelJournal(name) || name.equals("docker_ps")
                 || name.equals("podman_ps") || name.contains("apt") || isOtherLog(name) || SupervisorParsers.reads(name);
     }
 
     private static boolean isOtherLog(String name) {
         // log_stat (stat's time and size of the log file) is about the log, not a line of it
         if (name.equals("log_tail") || name.equals("log_markers") || name.contains("apt") || name.contains("dmesg")
-                || name.contains("kern") || name.endsWith("_stat")) {
+                || name.contains("kern") || name.endsWith("_stat") || isKernelJournal(name)) {
             return false;
         }
         // a docker run in the foreground prints the container's own output after the runtime's: the server's log;

@@ -35,7 +35,7 @@ public final class SupervisorParsers {
         String n = name.toLowerCase(Locale.ROOT);
         if (n.startsWith("systemctl_status") || n.equals("systemd_status")) {
             return o -> SystemdParser.status(o, sink);
-        } else if (n.startsWith("journal") && !n.contains("kernel")) {
+        } else if (n.startsWith("journal") && !FactBuilder.isKernelJournal(n)) {
             return o -> SystemdParser.journal(o, sink);
         } else if (n.equals("cgroup")) {
             return o -> cgroup(o, sink);
