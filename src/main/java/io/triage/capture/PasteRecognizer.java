@@ -902,7 +902,9 @@ public final class PasteRecognizer {
     /**
      * Whether lines {@code from..to} are a client's output rather than a server's log: a traceback that ends in the
      * OpenAI Python library's timeout or connection error ({@code openai.APITimeoutError},
-     * {@code openai.APIConnectionError}: what chat front ends and eval scripts call servers with), with no line of
+     * {@code openai.APIConnectionError}: what chat front ends and eval scripts call servers with), or Triton's client
+     * library's deadline or unavailable status ({@code tritonclient.utils.InferenceServerException:
+     * [StatusCode.DEADLINE_EXCEEDED]}, {@code [StatusCode.UNAVAILABLE]}), with no line of
      * a server's markers and no error a marker names. Those two errors say only that no answer came, or no
      * connection; the server's own log never raises them. An error status from the server
      * ({@code openai.InternalServerError: Error code: 500 - {…}}) carries the server's message and stays evidence.
@@ -911,7 +913,9 @@ public final class PasteRecognizer {
         boolean sdk = false;
         for (int i = from; i <= to && i - from < 4000; i++) {
             String v = w.lines.get(i).view().strip();
-            if (v.startsWith("openai.APITimeoutError:") || v.startsWith("openai.APIConnectionError:")) {
+            if (v.startsWith("openai.APITimeoutError:") || v.startsWith("openai.APIConnectionError:")
+                    || v.startsWith("tritonclient.utils.InferenceServerException:")
+                    && (v.contains("[StatusCode.DEADLINE_EXCEEDED]") || v.contains("[StatusCode.UNAVAILABLE]"))) {
                 sdk = true;
                 break;
             }
