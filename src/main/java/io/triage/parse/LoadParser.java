@@ -180,6 +180,36 @@ final class LoadParser {
 
     private static final com.google.re2j.Pattern DATE_LINE = com.google.re2j.Pattern.compile("^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} (?:UTC|GMT) [0-9]{4}$");
 
+    /** {@code date -Is}, {@code date -Ins} (a comma before the nanoseconds), {@code date --rfc-3339=ns}, {@code date -u +%FT%TZ}. */
+    private static final com.google.re2j.Pattern ISO_DATE_LINE = com.google.re2j.Pattern.compile(
+            "^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]{1,9}))?(Z|[+-][0-9]{2}:?[0-9]{2})?$");
+
+    /** The moment a scrape's date line names, in epoch milliseconds; -1 when it is not a date line. */
+    static long dateLineMillis(String l) {
+        if (l.length() > 40) {
+            return -1;
+        }
+        if (DATE_LINE.matcher(l).matches()) {
+            java.time.OffsetDateTime t = Timestamps.plainDate(l);
+            return t == null ? -1 : t.toInstant().toEpochMilli();
+        }
+        com.google.re2j.Matcher m = ISO_DATE_LINE.matcher(l);
+        if (!m.matches()) {
+            return -1;
+        }
+        String fraction = m.group(3) == null ? "0" : (m.group(3) + "000000000").substring(0, 9);
+        String zone = m.group(4) == null ? "Z" : m.group(4);
+        if (zone.length() == 5) {
+            zone = zone.substring(0, 3) + ":" + zone.substring(3); // +0000
+        }
+        try {
+            return java.time.OffsetDateTime.parse(m.group(1) + "T" + m.group(2) + "." + fraction + zone)
+                    .toInstant().toEpochMilli();
+        } catch (java.time.format.DateTimeParseException e) {
+            return -1; // a month 13, a second 61: not a moment
+        }
+    }
+
     /**
      * Milliseconds between two scrapes of one paste: from the {@code date} each was preceded by, else a
      * {@code sleep N} between them; -1 when neither is there.
@@ -191,14 +221,12 @@ final class LoadParser {
         long b = -1;
         for (int i = 0; i < lines.size() && i < lastFrom; i++) {
             String l = lines.get(i).strip();
-            if (l.length() <= 40 && DATE_LINE.matcher(l).matches()) {
-                java.time.OffsetDateTime t = Timestamps.plainDate(l);
-                if (t != null) {
-                    if (a < 0) {
-                        a = t.toInstant().toEpochMilli();
-                    } else {
-                        b = t.toInstant().toEpochMilli();
-                    }
+            long t = dateLineMillis(l);
+            if (t >= 0) {
+                if (a < 0) {
+                    a = t;
+                } else {
+                    b = t;
                 }
             }
         }

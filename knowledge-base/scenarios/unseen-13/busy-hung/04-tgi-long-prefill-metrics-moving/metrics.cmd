@@ -1,0 +1,1 @@
+for i in 1 2; do date -Ins; curl -s --max-time 3 http://127.0.0.1:8080/metrics | grep -E '^tgi_(batch_inference_(count|success)|request_(count|success|failure)|batch_current_(size|max_tokens)|queue_size|request_generated_tokens_(sum|count)|request_input_length_(sum|count))[ {]'; [ $i = 1 ] && sleep 5; done
