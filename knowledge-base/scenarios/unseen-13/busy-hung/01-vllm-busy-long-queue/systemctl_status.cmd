@@ -1,0 +1,1 @@
+systemctl status vllm-qwen72b --no-pager -l | head -20

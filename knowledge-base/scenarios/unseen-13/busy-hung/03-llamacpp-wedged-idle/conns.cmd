@@ -1,0 +1,1 @@
+ss -tnp state established '( sport = :8080 )'

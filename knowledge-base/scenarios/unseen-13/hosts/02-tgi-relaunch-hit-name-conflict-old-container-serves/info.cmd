@@ -1,0 +1,1 @@
+curl -s --max-time 5 http://127.0.0.1:8080/info

@@ -1,0 +1,1 @@
+docker logs --tail 60 tgi-qwen32b 2>&1

@@ -1,0 +1,1 @@
+grep -n -E 'non-default args|API server version|Starting vLLM API server|Application startup complete|Shutting down|Traceback|ERROR|Error|Killed|address already|died' /var/log/vllm/llama70b.log | tail -30

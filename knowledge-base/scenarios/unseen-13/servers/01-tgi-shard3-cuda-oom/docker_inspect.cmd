@@ -1,0 +1,1 @@
+docker inspect --format '{{json .State}} {{json .HostConfig.DeviceRequests}}' tgi-llama70b
