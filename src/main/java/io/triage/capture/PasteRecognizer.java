@@ -903,8 +903,8 @@ public final class PasteRecognizer {
      * Whether lines {@code from..to} are a client's output rather than a server's log: a traceback that ends in the
      * OpenAI Python library's timeout or connection error ({@code openai.APITimeoutError},
      * {@code openai.APIConnectionError}: what chat front ends and eval scripts call servers with), or Triton's client
-     * library's deadline or unavailable status ({@code tritonclient.utils.InferenceServerException:
-     * [StatusCode.DEADLINE_EXCEEDED]}, {@code [StatusCode.UNAVAILABLE]}), with no line of
+     * library's deadline or no-connection status ({@code tritonclient.utils.InferenceServerException:
+     * [StatusCode.DEADLINE_EXCEEDED]}, {@code [StatusCode.UNAVAILABLE] failed to connect…}), with no line of
      * a server's markers and no error a marker names. Those two errors say only that no answer came, or no
      * connection; the server's own log never raises them. An error status from the server
      * ({@code openai.InternalServerError: Error code: 500 - {…}}) carries the server's message and stays evidence.
@@ -914,8 +914,7 @@ public final class PasteRecognizer {
         for (int i = from; i <= to && i - from < 4000; i++) {
             String v = w.lines.get(i).view().strip();
             if (v.startsWith("openai.APITimeoutError:") || v.startsWith("openai.APIConnectionError:")
-                    || v.startsWith("tritonclient.utils.InferenceServerException:")
-                    && (v.contains("[StatusCode.DEADLINE_EXCEEDED]") || v.contains("[StatusCode.UNAVAILABLE]"))) {
+                    || v.startsWith("tritonclient.utils.InferenceServerException:") && tritonNoAnswer(v)) {
                 sdk = true;
                 break;
             }
@@ -934,6 +933,21 @@ public final class PasteRecognizer {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether Triton's client error says only that no answer came: the deadline passed, or no connection
+     * ({@code [StatusCode.UNAVAILABLE] failed to connect…}). Triton's own messages also come as UNAVAILABLE
+     * ("Request for unknown model", "Exceeds maximum queue size"): those are the server's evidence.
+     */
+    private static boolean tritonNoAnswer(String v) {
+        if (v.contains("[StatusCode.DEADLINE_EXCEEDED]")) {
+            return true;
+        }
+        String lower = v.toLowerCase(Locale.ROOT);
+        return v.contains("[StatusCode.UNAVAILABLE]") && (lower.contains("failed to connect")
+                || lower.contains("connection refused") || lower.contains("socket closed")
+                || lower.contains("connect failed"));
     }
 
     /** The server kind whose own markers match most lines of a range, or "". */

@@ -343,6 +343,12 @@ public final class FactBuilder {
         for (String dmesgName : KERNEL_LOGS) {
             guarded(capture.probes().get(dmesgName), sink, p -> KernelLogParser.parse(p, sink, y));
         }
+        for (ProbeOutput kernelJournal : capture.probes().values()) {
+            // a second kernel journal by name (the first was filed as journal_kernel): read under its own name
+            if (!KERNEL_LOGS.contains(kernelJournal.name()) && isKernelJournal(kernelJournal.name())) {
+                guarded(kernelJournal, sink, p -> KernelLogParser.parse(p, sink, y));
+            }
+        }
 
         for (String name : List.of("docker_ps", "podman_ps")) {
             guarded(capture.probes().get(name), sink, p -> containers(p, kb.processes(), sink));
@@ -634,7 +640,8 @@ public final class FactBuilder {
 
     /**
      * The capture with a kernel journal saved under another name ({@code journalctl_k}) filed as
-     * {@code journal_kernel}, where the capture has none: the kernel log it is, read and counted as one.
+     * {@code journal_kernel}, where the capture has none: the kernel log it is, read and counted as one. Any
+     * other kernel journal by name is read as a kernel log under its own name.
      */
     private static Capture kernelJournalFiled(Capture c) {
         if (c.probes().containsKey("journal_kernel")) {

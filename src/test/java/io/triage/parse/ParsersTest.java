@@ -422,6 +422,32 @@ class ParsersTest {
                 .filter(io.triage.facts.LogMarker.class::isInstance).map(io.triage.facts.LogMarker.class::cast).toList();
     }
 
+    private static List<KernelEvent> kernelEvents(Map<String, String> files) {
+        Map<String, ProbeOutput> probes = new LinkedHashMap<>();
+        files.forEach((n, out) -> probes.put(n, new ProbeOutput(n, null, out, "", null, null, false)));
+        io.triage.capture.Capture c = new io.triage.capture.Capture("t", probes, Map.of(), Map.of(), List.of());
+        return new FactBuilder(TestHome.triage().knowledge()).build(c, Map.of()).facts().stream()
+                .filter(KernelEvent.class::isInstance).map(KernelEvent.class::cast).toList();
+    }
+
+    @Test
+    void kernelJournalsSavedUnderJournalctlNamesAreKernelLogsEachOne() {
+        String oom = "Jul 14 23:52:07 h kernel: Memory cgroup out of memory: Killed process 58214 (ollama) total-vm:1kB,"
+                + " anon-rss:1kB, file-rss:0kB, shmem-rss:0kB, UID:997 pgtables:8kB oom_score_adj:0\n";
+        String xid = "Jul 14 23:50:01 h kernel: NVRM: Xid (PCI:0000:17:00): 79, pid=1, name=python, GPU has fallen off the bus.\n";
+        assertEquals(List.of("oom-kill"), kernelEvents(Map.of("journalctl_k", oom)).stream().map(KernelEvent::kind)
+                .filter(k -> k.startsWith("oom")).distinct().toList());
+        // beside a journal_kernel already there, and a second kernel journal: neither is dropped
+        List<String> kinds = kernelEvents(Map.of("journal_kernel", "-- No entries --\n", "journalctl_k", xid,
+                "journalctl_dmesg", oom)).stream().map(KernelEvent::kind).toList();
+        assertTrue(kinds.contains("xid"), kinds.toString());
+        assertTrue(kinds.stream().anyMatch(k -> k.startsWith("oom")), kinds.toString());
+        // a unit's journal (kubelet) is not the kernel's
+        assertFalse(FactBuilder.isKernelJournal("journalctl_kubelet"));
+        assertFalse(FactBuilder.isKernelJournal("journal_k8s"));
+        assertTrue(FactBuilder.isKernelJournal("journal_k"));
+    }
+
     @Test
     void healthPollsAndServerErrorsAreNotServedWork() {
         List<io.triage.facts.LogMarker> m = markers(String.join("\n",
