@@ -1,0 +1,1 @@
+tail -n 6 /var/log/supervisor/supervisord.log

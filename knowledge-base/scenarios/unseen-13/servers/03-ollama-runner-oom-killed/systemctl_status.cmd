@@ -1,0 +1,1 @@
+systemctl status ollama --no-pager -n 0

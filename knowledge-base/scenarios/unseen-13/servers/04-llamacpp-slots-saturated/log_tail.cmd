@@ -1,0 +1,1 @@
+tail -n 60 /srv/llama/logs/qwen-coder.log
