@@ -177,6 +177,28 @@ class PasteRecognizerTest {
     }
 
     @Test
+    void tritonsClientDeadlineIsTheCallersOutputButTritonsOwnUnavailableStaysEvidence() {
+        String frames = """
+                Traceback (most recent call last):
+                  File "/home/u/venv/lib/python3.10/site-packages/tritonclient/grpc/_client.py", line 1572, in infer
+                    raise_error_grpc(rpc_error)
+                  File "/home/u/venv/lib/python3.10/site-packages/tritonclient/grpc/_utils.py", line 77, in raise_error_grpc
+                    raise get_error_grpc(rpc_error) from None
+                """;
+        for (String client : List.of("[StatusCode.DEADLINE_EXCEEDED] Deadline Exceeded",
+                "[StatusCode.UNAVAILABLE] failed to connect to all addresses; last error: UNKNOWN: ipv4:10.0.0.7:8001: Connection refused")) {
+            Recognition r = RECOGNIZER.recognise(frames + "tritonclient.utils.InferenceServerException: " + client + "\n");
+            assertTrue(r.segments().stream().anyMatch(s -> s.kind() == Kind.CLIENT_OUTPUT), r.summary()::toString);
+            assertTrue(r.capture().probe("log_tail").isEmpty(), r.summary()::toString);
+        }
+        // Triton answers a request for a model that failed to load with UNAVAILABLE too: the server's word
+        Recognition r = RECOGNIZER.recognise(frames + "tritonclient.utils.InferenceServerException: [StatusCode.UNAVAILABLE]"
+                + " Request for unknown model: 'llama' has no available versions\n");
+        assertTrue(r.segments().stream().noneMatch(s -> s.kind() == Kind.CLIENT_OUTPUT), r.summary()::toString);
+        assertTrue(r.capture().probe("log_tail").isPresent(), r.summary()::toString);
+    }
+
+    @Test
     void aCommandContinuedOverLinesAndALoopOverOneCommandAreReadByThatCommand() {
         String paste = """
                 ```console
