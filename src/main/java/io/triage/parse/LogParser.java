@@ -167,6 +167,59 @@ final class LogParser {
     private LogParser() {
     }
 
+    private static final com.google.re2j.Pattern SUPERVISOR_LINE = com.google.re2j.Pattern.compile("\\bsystemd\\[\\d+\\]: ");
+    private static final com.google.re2j.Pattern UNIT_STARTED = com.google.re2j.Pattern.compile("\\bsystemd\\[\\d+\\]: Started \\S");
+    private static final com.google.re2j.Pattern MAIN_EXITED = com.google.re2j.Pattern.compile("\\bsystemd\\[\\d+\\]: \\S+: Main process exited, ");
+
+    /** Whether no line of a log (its first lines looked at) carries a time. */
+    private static boolean untimed(String text, ZoneOffset zone, int year) {
+        List<String> lines = Text.lines(text);
+        int looked = 0;
+        for (String l : lines) {
+            if (l.isBlank()) {
+                continue;
+            }
+            if (Timestamps.log(l.length() > 256 ? l.substring(0, 256) : l, zone, year) >= 0) {
+                return false;
+            }
+            if (++looked >= 400) {
+                break;
+            }
+        }
+        return looked > 0;
+    }
+
+    /**
+     * Whether a journal holds only systemd's own lines (the server's output went to its file) and its newest start
+     * ran the main process (a "Main process exited" follows the last "Started"): the server's output of that launch
+     * is then in its file, not after it.
+     */
+    static boolean retellsLaunchesThatRan(List<String> lines) {
+        if (lines.size() > 4000) {
+            return false;
+        }
+        boolean any = false;
+        boolean ranSinceStart = false;
+        boolean started = false;
+        for (String l : lines) {
+            String t = l.strip();
+            if (t.isEmpty() || t.startsWith("-- ") || t.startsWith("$ ") || t.startsWith("# ")) {
+                continue;
+            }
+            if (!SUPERVISOR_LINE.matcher(t).find()) {
+                return false;
+            }
+            any = true;
+            if (UNIT_STARTED.matcher(t).find()) {
+                started = true;
+                ranSinceStart = false;
+            } else if (MAIN_EXITED.matcher(t).find()) {
+                ranSinceStart = true;
+            }
+        }
+        return any && started && ranSinceStart;
+    }
+
     static void parse(ProbeOutput tail, ProbeOutput grep, List<ProbeOutput> others, List<Marker> markers,
                       io.triage.knowledge.LiteralIndex index, ZoneOffset zone, int year, long clock, Sink sink) {
         parse(tail, grep, others, markers, index, zone, year, clock, sink, null);
@@ -189,11 +242,20 @@ final class LogParser {
         }
         others = plain;
         List<Entry> entries = merge(tail, greps, sink);
+        // a supervisor's own journal retelling launches whose output the untimed tail holds goes before the tail: its
+        // times cannot place the tail's lines, and its "Started" would otherwise open a run newer than the tail's last
+        List<Entry> before = new ArrayList<>();
+        boolean untimedTail = tail != null && untimed(tail.outOrEmpty(), zone, year);
         for (ProbeOutput o : others) {
             List<String> lines = Text.lines(o.outOrEmpty());
+            List<Entry> into = untimedTail && retellsLaunchesThatRan(lines) ? before : entries;
             for (int i = 0; i < lines.size(); i++) {
-                entries.add(new Entry(budget.cut(o.name(), i + 1, lines.get(i)), -1, o.name(), i + 1));
+                into.add(new Entry(budget.cut(o.name(), i + 1, lines.get(i)), -1, o.name(), i + 1));
             }
+        }
+        if (!before.isEmpty()) {
+            before.addAll(entries);
+            entries = before;
         }
         String probe = tail != null ? tail.name() : grep != null ? grep.name() : others.isEmpty() ? "log"
                 : others.get(0).name();

@@ -448,6 +448,44 @@ class ParsersTest {
         assertTrue(FactBuilder.isKernelJournal("journal_k"));
     }
 
+    private static List<io.triage.facts.LogMarker> markers(String server, Map<String, String> files) {
+        Map<String, ProbeOutput> probes = new LinkedHashMap<>();
+        files.forEach((n, out) -> probes.put(n, new ProbeOutput(n, null, out, "", 0, 0.01, false)));
+        io.triage.capture.Capture c = new io.triage.capture.Capture("t", probes, Map.of("server", server), Map.of(), List.of());
+        return new FactBuilder(TestHome.triage().knowledge()).build(c, Map.of()).facts().stream()
+                .filter(io.triage.facts.LogMarker.class::isInstance).map(io.triage.facts.LogMarker.class::cast).toList();
+    }
+
+    @Test
+    void aSupervisorsJournalOfLaunchesThatRanDoesNotOutdateTheUntimedLogThoseLaunchesWrote() {
+        String tail = String.join("\n", "build: 6400 (a1b2c3d4) with cc 13.3.0 for x86_64-linux-gnu",
+                "main: binding port with default address family",
+                "main: couldn't bind HTTP server socket, hostname: 0.0.0.0, port: 8080",
+                "srv    operator(): operator(): cleaning up before exit...", "");
+        String ran = String.join("\n",
+                "Nov 20 10:14:36 ws systemd[1]: Started llama-server.service - llama.cpp server.",
+                "Nov 20 10:14:36 ws systemd[1]: llama-server.service: Main process exited, code=exited, status=1/FAILURE",
+                "Nov 20 10:14:36 ws systemd[1]: llama-server.service: Failed with result 'exit-code'.",
+                "Nov 20 10:14:41 ws systemd[1]: llama-server.service: Start request repeated too quickly.", "");
+        // the unit's launches ran the server, whose output is the file: the file's bind failure is the newest run's
+        assertTrue(markers("llamacpp", Map.of("log_tail", tail, "journal", ran)).stream()
+                .anyMatch(m -> m.kind().equals("address-in-use") && m.currentRun()));
+        // the newest start never ran the main process (a pre-start check failed): it is newer than the file's runs
+        String neverRan = String.join("\n",
+                "Nov 20 09:00:00 ws systemd[1]: Started llama-server.service - llama.cpp server.",
+                "Nov 20 10:14:36 ws systemd[1]: Stopped llama-server.service - llama.cpp server.",
+                "Nov 20 10:14:36 ws systemd[1]: Starting llama-server.service - llama.cpp server...",
+                "Nov 20 10:14:36 ws systemd[1]: llama-server.service: Control process exited, code=exited, status=1/FAILURE", "");
+        assertTrue(markers("llamacpp", Map.of("log_tail", tail, "journal", neverRan)).stream()
+                .noneMatch(m -> m.kind().equals("address-in-use") && m.currentRun()));
+        // a timed log is ordered by its times, as before: the journal stays after it
+        String timed = "[2026-11-20 10:14:36] main: couldn't bind HTTP server socket, hostname: 0.0.0.0, port: 8080\n";
+        assertTrue(markers("llamacpp", Map.of("log_tail", timed, "journal", String.join("\n",
+                "Nov 20 10:20:00 ws systemd[1]: Started llama-server.service - llama.cpp server.",
+                "Nov 20 10:20:01 ws systemd[1]: llama-server.service: Main process exited, code=exited, status=1/FAILURE", "")))
+                .stream().noneMatch(m -> m.kind().equals("address-in-use") && m.currentRun()));
+    }
+
     @Test
     void healthPollsAndServerErrorsAreNotServedWork() {
         List<io.triage.facts.LogMarker> m = markers(String.join("\n",
