@@ -62,6 +62,65 @@ final class ArgsDump {
         return out;
     }
 
+    /** Lines of a wrapped dump joined at most: a dump is one line, a paste wraps it into a few. */
+    static final int WRAP_LINES = 12;
+    /** Characters of a wrapped dump joined at most. */
+    static final int WRAP_CHARS = 16_384;
+
+    /** Whether a dump's map or brackets are still open at the line's end: a wrapped paste's first line. */
+    static boolean open(String line) {
+        int goMap = line.indexOf("env=\"map[");
+        if (goMap >= 0) {
+            return line.indexOf("]\"", goMap) < 0;
+        }
+        int start = openingBracket(line);
+        if (start < 0) {
+            return false;
+        }
+        int depth = 0;
+        char quote = 0;
+        for (int i = start; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quote != 0) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '(' || c == '[' || c == '{') {
+                depth++;
+            } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A wrapped dump's next piece joined to what came before it. A wrap at a word lost its space and a wrap mid-word
+     * lost nothing, so the join is read from the dump's grammar: in Go's map a piece that begins a {@code KEY:} after a
+     * whole pair is a new pair; a key or value cut in two is glued back; in Python's a piece after a comma or a colon
+     * takes a space back.
+     */
+    static String join(String before, String piece) {
+        if (before.isEmpty() || piece.isEmpty() || before.endsWith(" ") || piece.startsWith(" ")) {
+            return before + piece;
+        }
+        if (before.contains("env=\"map[")) {
+            int sp = before.lastIndexOf(' ');
+            String lastToken = before.substring(sp + 1);
+            int colon = piece.indexOf(':');
+            int space = piece.indexOf(' ');
+            boolean keyFirst = colon > 0 && (space < 0 || colon < space)
+                    && piece.substring(0, colon).chars().allMatch(ch -> Character.isUpperCase(ch) || Character.isDigit(ch) || ch == '_');
+            return lastToken.indexOf(':') >= 0 && keyFirst ? before + " " + piece : before + piece;
+        }
+        char last = before.charAt(before.length() - 1);
+        return last == ',' || last == ':' ? before + " " + piece : before + piece;
+    }
+
     /**
      * Ollama's {@code server config env="map[OLLAMA_HOST:http://127.0.0.1:11434 OLLAMA_KEEP_ALIVE:5m0s …]"}: Go's
      * printing of a map, {@code KEY:value} pairs parted by spaces, a value in brackets kept whole. A URL value loses its

@@ -370,7 +370,7 @@ final class LogParser {
                 }
                 Entry e = entries.get(d);
                 int line = e.absLine() > 0 ? e.absLine() : e.probeLine();
-                for (Map.Entry<String, String> a : ArgsDump.parse(e.text())) {
+                for (Map.Entry<String, String> a : ArgsDump.parse(unwrapped(entries, matched, epochs, d))) {
                     if (named.add(a.getKey())) {
                         sink.add(new ServerArg(a.getKey(), a.getValue(), "server-args", true, -1, epochs[d],
                                 e.probe(), line, Text.excerpt(a.getKey() + "=" + a.getValue())));
@@ -386,6 +386,30 @@ final class LogParser {
         long age = clock >= 0 && lastEpoch >= 0 ? clock - lastEpoch : -1;
         sink.add(new LogState(true, n, current, n - 1, lastEpoch, age, lastKind, last.probe(),
                 last.absLine() > 0 ? last.absLine() : last.probeLine(), Text.excerpt(last.text()), lastWorkSeq));
+    }
+
+    /**
+     * A dump's line with the lines a paste wrapped it into joined back: the lines after it in the same probe with no
+     * time and no marker of their own, until the dump closes (bounded in lines and characters).
+     */
+    private static String unwrapped(List<Entry> entries, List<List<Marker>> matched, long[] epochs, int d) {
+        String text = entries.get(d).text();
+        if (!ArgsDump.open(text)) {
+            return text;
+        }
+        String probe = entries.get(d).probe();
+        for (int j = d + 1; j < entries.size() && j <= d + ArgsDump.WRAP_LINES && text.length() < ArgsDump.WRAP_CHARS; j++) {
+            Entry next = entries.get(j);
+            String piece = next.text().stripTrailing();
+            if (!next.probe().equals(probe) || epochs[j] >= 0 || matched.get(j) != null || piece.isBlank()) {
+                break;
+            }
+            text = ArgsDump.join(text, piece);
+            if (!ArgsDump.open(text)) {
+                break;
+            }
+        }
+        return text;
     }
 
     /** Trailing lines of one message, times and counters aside, that make the log's end a loop, not work. */

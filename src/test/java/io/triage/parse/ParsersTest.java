@@ -70,6 +70,42 @@ class ParsersTest {
     }
 
     @Test
+    void aDumpAPasteWrappedIsReadWholeFromItsPieces() {
+        String first = "Nov 18 09:40:12 h ollama[48211]: time=2026-11-18T09:40:12.402Z level=INFO source=routes.go:1331"
+                + " msg=\"server config\" env=\"map[CUDA_VISIBLE_DEVICES: OLLAMA_CONTEXT_LEN";
+        assertTrue(ArgsDump.open(first));
+        // a key cut in two is glued back; a wrap at a space (a whole pair, then a key) takes the space back
+        String joined = ArgsDump.join(ArgsDump.join(first, "GTH:4096 OLLAMA_KEEP_ALIVE:5m0s"), "OLLAMA_NUM_PARALLEL:1]\"");
+        assertFalse(ArgsDump.open(joined));
+        Map<String, String> args = new java.util.LinkedHashMap<>();
+        ArgsDump.parse(joined).forEach(e -> args.put(e.getKey(), e.getValue()));
+        assertEquals("4096", args.get("ollama_context_length"), args.toString());
+        assertEquals("5m0s", args.get("ollama_keep_alive"), args.toString());
+        assertEquals("1", args.get("ollama_num_parallel"), args.toString());
+        // a value cut in two is glued back
+        assertTrue(ArgsDump.join("env=\"map[OLLAMA_KEEP_ALIVE:5m", "0s]\"").endsWith("KEEP_ALIVE:5m0s]\""));
+        // Python's dict: after a comma the space comes back, mid-word nothing is added
+        assertEquals("non-default args: {'model': 'x', 'max_model_len': 4096}",
+                ArgsDump.join(ArgsDump.join("non-default args: {'model': 'x',", "'max_mo"), "del_len': 4096}"));
+        assertFalse(ArgsDump.open("non-default args: {'model': 'x', 'max_model_len': 4096}"));
+        assertFalse(ArgsDump.open("INFO 11-30 00:31:01 loggers.py:118] Engine 000: Avg prompt throughput"));
+
+        // in a log, the pieces that follow the dump's line are joined to it
+        String journal = String.join("\n", first, "GTH:4096 OLLAMA_DEBUG:INFO OLLAMA_KEEP_ALIVE:5m0s",
+                "OLLAMA_MODELS:/usr/share/ollama/.ollama/models OLLAMA_NUM_PARALLEL:1]\"",
+                "Nov 18 09:40:12 h ollama[48211]: time=2026-11-18T09:40:12.405Z level=INFO source=routes.go:1384"
+                        + " msg=\"Listening on 127.0.0.1:11434 (version 0.12.3)\"", "");
+        io.triage.capture.Capture c = new io.triage.capture.Capture("t", Map.of("journal",
+                new ProbeOutput("journal", null, journal, "", 0, 0.01, false)), Map.of("server", "ollama"), Map.of(), List.of());
+        Map<String, String> read = new java.util.LinkedHashMap<>();
+        new FactBuilder(TestHome.triage().knowledge()).build(c, Map.of()).facts().stream()
+                .filter(io.triage.facts.ServerArg.class::isInstance).map(io.triage.facts.ServerArg.class::cast)
+                .forEach(a -> read.put(a.name(), a.value()));
+        assertEquals("4096", read.get("ollama_context_length"), read.toString());
+        assertEquals("1", read.get("ollama_num_parallel"), read.toString());
+    }
+
+    @Test
     void aResetOnAFreshConnectionIsNothingServing() {
         // docker's port proxy accepts and resets when nothing listens inside the container
         assertEquals("refused", health("000 0.001\n", "curl: (56) Recv failure: Connection reset by peer", 56).status());
