@@ -245,10 +245,16 @@ final class LogParser {
         // a supervisor's own journal retelling launches whose output the untimed tail holds goes before the tail: its
         // times cannot place the tail's lines, and its "Started" would otherwise open a run newer than the tail's last
         List<Entry> before = new ArrayList<>();
-        boolean untimedTail = tail != null && untimed(tail.outOrEmpty(), zone, year);
+        Boolean untimedTail = null; // looked at only when such a journal is there
         for (ProbeOutput o : others) {
             List<String> lines = Text.lines(o.outOrEmpty());
-            List<Entry> into = untimedTail && retellsLaunchesThatRan(lines) ? before : entries;
+            List<Entry> into = entries;
+            if (tail != null && retellsLaunchesThatRan(lines)) {
+                if (untimedTail == null) {
+                    untimedTail = untimed(tail.outOrEmpty(), zone, year);
+                }
+                into = untimedTail ? before : entries;
+            }
             for (int i = 0; i < lines.size(); i++) {
                 into.add(new Entry(budget.cut(o.name(), i + 1, lines.get(i)), -1, o.name(), i + 1));
             }
