@@ -60,10 +60,14 @@ public final class LinePattern {
         final boolean beyondAsciiFast;
         /** The regex has a word boundary ({@code \b}, {@code \B}): the JDK reads letters beyond ASCII as word characters. */
         final boolean boundaries;
+        /** Literals one of which every match begins with ({@link #startLiterals}), or null: where a search may begin. */
+        final String[] starts;
 
         Engines(String regex, com.google.re2j.Pattern linear, java.util.regex.Pattern fast) {
             this.linear = linear;
             this.fast = fast;
+            // the linear reference (no JDK engine: tests compare the searches with it) searches from the start
+            this.starts = fast == null ? null : startLiterals(regex);
             this.programSize = linear.matcher("").programSize();
             boolean ascii = regex.chars().allMatch(c -> c < 0x80) && !regex.contains("\\p") && !regex.contains("\\P");
             this.beyondAsciiFast = fast != null && ascii;
@@ -355,18 +359,197 @@ public final class LinePattern {
     }
 
     private Match search(CharSequence line, Shape shape) {
+        Engines e = engines();
+        // no match begins before the first of the literals every match begins with: the search starts there (an
+        // engine tries each earlier position in turn, a word boundary's test at each)
+        int from = 0;
+        if (gated && e.starts != null) { // a gate of its own: the engines' own work is measured without it
+            from = earliest(line, e.starts);
+            if (from < 0) {
+                return null;
+            }
+        }
         if (fastFor(shape) && line.length() <= FAST_MAX) {
             Leash leashed = new Leash(line, (long) FAST_READS_PER_CHAR * (line.length() + 1),
-                    shape == Shape.LETTERS && engines().boundaries);
+                    shape == Shape.LETTERS && e.boundaries);
             try {
-                java.util.regex.Matcher m = engines().fast.matcher(leashed);
-                return m.find() ? match(m::group) : null;
-            } catch (Leash.Exceeded | StackOverflowError e) {
+                java.util.regex.Matcher m = e.fast.matcher(leashed);
+                return m.find(from) ? match(m::group) : null;
+            } catch (Leash.Exceeded | StackOverflowError x) {
                 // the JDK would backtrack (or recurse) too much on this line: the linear engine decides
             }
         }
-        com.google.re2j.Matcher m = engines().linear.matcher(line);
-        return m.find() ? match(m::group) : null;
+        com.google.re2j.Matcher m = e.linear.matcher(line);
+        return m.find(from) ? match(m::group) : null;
+    }
+
+    /** Where the first of the literals occurs in the line, or -1 when none does. */
+    private static int earliest(CharSequence line, String[] literals) {
+        int best = -1;
+        for (String l : literals) {
+            int at = line instanceof String str ? str.indexOf(l) : indexOf(line, l);
+            if (at >= 0 && (best < 0 || at < best)) {
+                best = at;
+            }
+        }
+        return best;
+    }
+
+    private static int indexOf(CharSequence s, String lit) {
+        outer:
+        for (int i = 0, n = s.length(), m = lit.length(); i + m <= n; i++) {
+            for (int k = 0; k < m; k++) {
+                if (s.charAt(i + k) != lit.charAt(k)) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    /**
+     * Literals one of which every match of the regex begins with, a leading word boundary aside: the regex's own
+     * text up to its first construct, for each branch of a top-level alternation or of a leading non-capturing
+     * group ({@code (?:\bA…|\bB…)}). Null when some branch begins otherwise (a class, an anchor, a flag, a group
+     * that may be skipped, fewer than two literal characters, anything beyond ASCII): the search then begins at
+     * the line's start.
+     */
+    static String[] startLiterals(String regex) {
+        List<String> branches = splitTop(regex);
+        if (branches == null) {
+            return null;
+        }
+        List<String> out = new java.util.ArrayList<>();
+        for (String b : branches) {
+            String s = b.startsWith("\\b") ? b.substring(2) : b;
+            if (s.startsWith("(?:")) {
+                int close = closing(s, 0);
+                if (close < 0 || close + 1 < s.length() && "?*{".indexOf(s.charAt(close + 1)) >= 0) {
+                    return null;
+                }
+                String[] inner = startLiterals(s.substring(3, close));
+                if (inner == null) {
+                    return null;
+                }
+                out.addAll(List.of(inner));
+                continue;
+            }
+            String lit = literalPrefix(s);
+            if (lit == null) {
+                return null;
+            }
+            out.add(lit);
+        }
+        // a literal's first characters begin every match too: a short one bounds the search for it per character
+        return out.isEmpty() ? null : out.stream().map(l -> l.length() > GATE_WINDOW ? l.substring(0, GATE_WINDOW) : l)
+                .distinct().toArray(String[]::new);
+    }
+
+    /** The regex's leading literal text (at least two characters, ASCII), or null. */
+    private static String literalPrefix(String s) {
+        StringBuilder b = new StringBuilder();
+        int i = 0;
+        while (i < s.length()) {
+            char c = s.charAt(i);
+            char lit;
+            int width;
+            if (c == '\\') {
+                if (i + 1 >= s.length() || Character.isLetterOrDigit(s.charAt(i + 1)) || s.charAt(i + 1) >= 0x80) {
+                    break; // a class (\d, \s, \w), a boundary, an escape spelled in letters or digits
+                }
+                lit = s.charAt(i + 1);
+                width = 2;
+            } else if (".[](){}*+?|^$".indexOf(c) >= 0 || c >= 0x80 || c < 0x20) {
+                break;
+            } else {
+                lit = c;
+                width = 1;
+            }
+            char after = i + width < s.length() ? s.charAt(i + width) : 0;
+            if (after == '?' || after == '*' || after == '{') {
+                break; // this character may be absent or repeated a counted number of times
+            }
+            b.append(lit);
+            i += width;
+            if (after == '+') {
+                break; // present, but what follows it is not at a fixed place
+            }
+        }
+        return b.length() >= 2 ? b.toString() : null;
+    }
+
+    /** The regex's top-level alternatives, or null when its parentheses or brackets do not balance. */
+    private static List<String> splitTop(String r) {
+        List<String> out = new java.util.ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i < r.length(); i++) {
+            char c = r.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '[') {
+                i = classEnd(r, i);
+                if (i < 0) {
+                    return null;
+                }
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                if (--depth < 0) {
+                    return null;
+                }
+            } else if (c == '|' && depth == 0) {
+                out.add(r.substring(start, i));
+                start = i + 1;
+            }
+        }
+        if (depth != 0) {
+            return null;
+        }
+        out.add(r.substring(start));
+        return out;
+    }
+
+    /** The index of the parenthesis that closes the one at {@code open}, or -1. */
+    private static int closing(String r, int open) {
+        int depth = 0;
+        for (int i = open; i < r.length(); i++) {
+            char c = r.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '[') {
+                i = classEnd(r, i);
+                if (i < 0) {
+                    return -1;
+                }
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The index of the bracket that closes the class opened at {@code open} ({@code []…]}, {@code [^]…]}), or -1. */
+    private static int classEnd(String r, int open) {
+        int i = open + 1;
+        if (i < r.length() && r.charAt(i) == '^') {
+            i++;
+        }
+        if (i < r.length() && r.charAt(i) == ']') {
+            i++;
+        }
+        for (; i < r.length(); i++) {
+            char c = r.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == ']') {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The named groups' values, read from whichever engine matched. */

@@ -156,6 +156,33 @@ class LinearPatternsTest {
     }
 
     @Test
+    void aSearchBeginsAtTheLiteralEveryMatchBeginsWith() {
+        assertEquals(List.of("couldn't bind"), List.of(LinePattern.startLiterals("\\bcouldn't bind\\b")));
+        assertEquals(List.of("systemd[", "Started"), List.of(LinePattern.startLiterals("(?:\\bsystemd\\[|\\bStarted)\\d")));
+        assertEquals(List.of("Web", "Error: Web"), List.of(LinePattern.startLiterals("\\bWebs?x|\\bError: Web(?:Failed)")));
+        assertEquals(List.of("ab"), List.of(LinePattern.startLiterals("abc*")), "a starred character is not required");
+        assertEquals(List.of("abc"), List.of(LinePattern.startLiterals("abc+d")), "a repeated one is, once");
+        for (String none : new String[] {"(?i)\\bfoo", "^foo", "[a-z]foo", "(?:foo)?bar", "\\d+ foo", "foo|[ab]",
+                "f", "(?<name>foo)", "(?:foo|bar", "\\bé"}) {
+            assertEquals(null, LinePattern.startLiterals(none), none);
+        }
+        // where the literal first occurs without the word boundary, the search goes on to a later occurrence;
+        // and a match of one branch is found beside an earlier occurrence of another
+        LinePattern p = LinePattern.compile("(?:\\bKilled process (?<pid>\\d+)|\\boom-kill:.*pid=(?<pid2>\\d+))",
+                List.of("pid", "pid2"));
+        for (String line : new String[] {"xKilled process 1 Killed process 22", "oom-kill:x pid= Killed process 7",
+                "Killed process", "no such thing", "aoom-kill: pid=3 oom-kill: pid=4"}) {
+            LinePattern.Match a = p.find(line);
+            LinePattern.Match b = p.linearOnly().find(line);
+            assertEquals(b == null, a == null, line);
+            if (a != null) {
+                assertEquals(Arrays.asList(b.values()), Arrays.asList(a.values()), line);
+            }
+        }
+        assertEquals("22", p.find("xKilled process 1 Killed process 22").group("pid"));
+    }
+
+    @Test
     void aLineThatWouldMakeTheJdkBacktrackIsDecidedByTheLinearEngine() {
         LinePattern p = LinePattern.compile("^(?:[A-Za-z_]\\w*\\.)*[A-Z]\\w*Error(?::\\s*(?<message>.*))?$", List.of("message"));
         String dotted = "a.".repeat(LinePattern.FAST_MAX / 2 - 10) + "x";
