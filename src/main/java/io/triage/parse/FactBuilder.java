@@ -284,11 +284,19 @@ public final class FactBuilder {
         long c = clock;
         ZoneOffset z = zone;
         List<ProbeOutput> otherLogs = new ArrayList<>();
+        List<String> twice = LoadParser.takenTwice(capture.probes());
         for (ProbeOutput p : capture.probes().values()) {
-            if (isOtherLog(p.name())) {
+            // a log taken again seconds later (docker_logs_2) is the second look's, compared with the first take
+            if (isOtherLog(p.name()) && !(p.name().endsWith(LoadParser.AGAIN)
+                    && twice.contains(p.name().substring(0, p.name().length() - LoadParser.AGAIN.length())))) {
                 otherLogs.add(p);
             }
         }
+        List<String> logNames = new ArrayList<>();
+        if (capture.probes().containsKey("log_tail")) {
+            logNames.add("log_tail");
+        }
+        otherLogs.forEach(o -> logNames.add(o.name()));
         // a log saved under another name (vllm.log, server_log.out) is the log's tail when the capture has none: the
         // marker lines grep numbered are aligned with it, not read a second time before it
         ProbeOutput tail = capture.probes().get("log_tail");
@@ -323,7 +331,12 @@ public final class FactBuilder {
             }
         }
         ProbeOutput firstScrape = capture.probes().get("metrics");
-        if (firstScrape != null && !capture.probes().containsKey("second_look")) {
+        if (!capture.probes().containsKey("second_look") && !twice.isEmpty()) {
+            guarded(capture.probes().get(twice.get(0) + LoadParser.AGAIN), sink,
+                    p -> load.pairedLook(capture.probes(), logNames, line -> LogParser.notWork(line,
+                            markersByServer.get(serverForMarkers), indexByServer.get(serverForMarkers)), sink));
+        }
+        if (firstScrape != null && !capture.probes().containsKey("second_look") && !twice.contains("metrics")) {
             for (ProbeOutput later : capture.probes().values()) {
                 if (later.name().startsWith("metrics_")) {
                     guarded(later, sink, p -> load.metricsTwice(firstScrape, p, sink));

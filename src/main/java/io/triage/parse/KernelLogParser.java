@@ -5,6 +5,7 @@ import io.triage.facts.KernelEvent;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
@@ -24,6 +25,11 @@ final class KernelLogParser {
             "NVRM: Xid \\(([^)]*)\\): (\\d+)(?:, pid=(\\d+|'?<unknown>'?))?(?:, name=([^,]*))?");
     private static final Pattern FALLEN = Pattern.compile("(?i)fallen off the bus");
     private static final Pattern HUNG = Pattern.compile("task (\\S+):(\\d+) blocked for more than \\d+ seconds");
+    /** The NFS client's "nfs: server NAS not responding, still trying" (or "timed out"), and its "nfs: server NAS OK". */
+    private static final Pattern NFS_SILENT = Pattern.compile("\\bnfs: server (\\S+) not responding, (?:still trying|timed out)");
+    private static final Pattern NFS_OK = Pattern.compile("\\bnfs: server (\\S+) OK\\b");
+    /** The SMB client's "CIFS: VFS: \\\\server has not responded in 180 seconds. Reconnecting...". */
+    private static final Pattern CIFS_SILENT = Pattern.compile("\\bCIFS: (?:VFS: )?\\\\\\\\(\\S+) has not responded in \\d+ seconds");
     private static final Pattern SEGV = Pattern.compile("(\\S+)\\[(\\d+)\\]: segfault at");
     /** The NVIDIA module refusing a client of another driver version: {@code NVRM: API mismatch: the client has the version X, but}. */
     private static final com.google.re2j.Pattern API_MISMATCH = com.google.re2j.Pattern.compile("NVRM: API mismatch: the client has the version (\\S+?),? but");
@@ -63,10 +69,25 @@ final class KernelLogParser {
                 first = 1;
             }
         }
+        // a network file server the kernel last said does not answer (its "OK" after clears it): {line, epoch, index}
+        Map<String, Object[]> silentServers = new java.util.LinkedHashMap<>();
         for (int i = first; i < lines.size(); i++) {
             String line = lines.get(i);
             long epoch = Timestamps.dmesg(line);
             Matcher m;
+            if (line.contains("nfs: server ") || line.contains("has not responded in")) {
+                Matcher silent = NFS_SILENT.matcher(line);
+                Matcher cifs = CIFS_SILENT.matcher(line);
+                Matcher ok = NFS_OK.matcher(line);
+                if (silent.find()) {
+                    silentServers.putIfAbsent(silent.group(1), new Object[] {line, epoch, i});
+                } else if (cifs.find()) {
+                    silentServers.putIfAbsent(cifs.group(1), new Object[] {line, epoch, i});
+                } else if (ok.find()) {
+                    silentServers.remove(ok.group(1));
+                }
+                continue;
+            }
             if (line.contains("oom-kill:") && (m = OOM_KILL_SUMMARY.matcher(line)).find()) {
                 int pid = Text.parseInt(m.group(2), -1);
                 if (oomPids.add(pid)) {
@@ -107,6 +128,11 @@ final class KernelLogParser {
                 sink.add(new KernelEvent("segfault", Text.parseInt(m.group(2), -1), m.group(1), -1, epoch,
                         p.name(), i + 1, Text.excerpt(line)));
             }
+        }
+        for (Map.Entry<String, Object[]> e : silentServers.entrySet()) {
+            Object[] v = e.getValue();
+            sink.add(new KernelEvent("storage-not-responding", -1, e.getKey(), -1, (Long) v[1], p.name(),
+                    (Integer) v[2] + 1, Text.excerpt((String) v[0])));
         }
     }
 }

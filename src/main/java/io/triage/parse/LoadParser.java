@@ -254,6 +254,15 @@ final class LoadParser {
         return new double[] {tokens, steps};
     }
 
+    /**
+     * Whether the engine worked between two scrapes ({@link #work}'s {tokens, steps}). Its own iteration counter,
+     * when read in both, decides: requests completed can come from elsewhere (an ensemble's Python pre-processing
+     * model counts its successes beside the engine's), but an engine that took no step did no work.
+     */
+    private static boolean worked(double[] w) {
+        return w[1] >= 0 ? w[1] > 0 : w[0] > 0;
+    }
+
     /** A second look made of two scrapes alone, and the load of the later one. */
     private void twice(Scrape a, Scrape b, long interval, String probe, Sink sink) {
         double[] w = work(a, b);
@@ -262,7 +271,7 @@ final class LoadParser {
                     probe, b.line, b.excerpt));
             return;
         }
-        boolean moved = w[0] > 0 || w[1] > 0;
+        boolean moved = worked(w);
         String excerpt = "/metrics twice" + (interval > 0 ? ", " + interval / 1000 + " s apart" : "") + ":"
                 + (w[0] >= 0 ? " +" + (long) w[0] + " " + ("triton".equals(b.server) ? "requests completed" : "tokens") + "," : "")
                 + (w[1] >= 0 ? " +" + (long) w[1] + " engine iterations," : "")
@@ -399,7 +408,7 @@ final class LoadParser {
         double[] w = work(a.scrape, b.scrape);
         tokens = w[0];
         if (w[0] >= 0 || w[1] >= 0) {
-            (w[0] > 0 || w[1] > 0 ? moved : still).add("tokens");
+            (worked(w) ? moved : still).add("tokens");
         }
         long download = -1;
         if (a.downloadBytes >= 0 && b.downloadBytes >= 0) {
@@ -418,6 +427,304 @@ final class LoadParser {
             sink.add(new ServerLoad(b.scrape.server, second.name(), running, waiting, b.scrape.value("generated"),
                     second.name(), 0, b.scrape.excerpt));
         }
+    }
+
+    /** The suffix a tool gives the same probe taken again seconds later ({@code date_2}, {@code gpus_2}, {@code metrics_2}). */
+    static final String AGAIN = "_2";
+
+    /** The probe names a capture holds twice, by the first's name: {@code X} and {@code X_2}. */
+    static List<String> takenTwice(Map<String, ProbeOutput> probes) {
+        List<String> out = new ArrayList<>();
+        for (String n : probes.keySet()) {
+            if (n.endsWith(AGAIN) && n.length() > AGAIN.length()) {
+                String first = n.substring(0, n.length() - AGAIN.length());
+                if (probes.containsKey(first)) {
+                    out.add(first);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A health poll in a log line: a request for a health, readiness or listing path, which is no work done. */
+    private static final com.google.re2j.Pattern POLL = com.google.re2j.Pattern.compile(
+            "\\b(?:GET|HEAD)\\s+\"?/(?:health|healthz|health_generate|ping|metrics|ready|live|v1/models|v2/health/\\w+)\\b");
+
+    /** A directory a compiler caches its output in: torch.compile / Inductor, Triton, DeepGEMM and FlashInfer's JIT. */
+    private static final com.google.re2j.Pattern COMPILE_CACHE = com.google.re2j.Pattern.compile(
+            "(?i)(?:torch_compile_cache|inductor|/\\.triton/|triton_cache|deep_gemm|flashinfer|/jit[_/]|cuda_graph)");
+
+    /** A log line at a level above INFO (plain, JSON or logfmt): a complaint, not work done. */
+    private static final com.google.re2j.Pattern LEVEL_NOT_WORK = com.google.re2j.Pattern.compile(
+            "(?:\\b(?:ERROR|WARNING|WARN|CRITICAL|FATAL)\\b|\"level\"\\s*:\\s*\"(?i:error|warn|warning|critical|fatal)\"|\\blevel=(?i:error|warn|warning|fatal)\\b)");
+
+    /**
+     * A second look taken by a tool of its own: probes taken again seconds later under the first's name with
+     * {@code _2} ({@code date_2}, a log's tail, {@code ps} with a TIME column, {@code gpus}, {@code metrics}, a
+     * {@code du}). What moved between the two takes, read as one {@link SecondLook}: the log (lines added after the
+     * first take's last line, health polls, complaints and {@code notWork}'s lines aside), the processes' CPU time (ps's {@code TIME}/{@code CPUTIME}, or
+     * {@code times}, per PID), the GPUs' utilisation, the metrics' work counters, a directory's size. Nothing when
+     * no signal was read in both takes.
+     *
+     * @param logs the names of the probes that are the server's log, first taken
+     */
+    void pairedLook(Map<String, ProbeOutput> probes, List<String> logs, java.util.function.Predicate<String> notWork,
+                    Sink sink) {
+        List<String> twice = takenTwice(probes);
+        if (twice.isEmpty()) {
+            return;
+        }
+        long interval = -1;
+        if (twice.contains("date")) {
+            long a = dateSeconds(probes.get("date"));
+            long b = dateSeconds(probes.get("date" + AGAIN));
+            interval = a >= 0 && b >= a ? (b - a) * 1000 : -1;
+        }
+        List<String> moved = new ArrayList<>();
+        List<String> still = new ArrayList<>();
+        List<String> said = new ArrayList<>();
+        String probe = twice.contains("date") ? "date" + AGAIN : twice.get(0) + AGAIN;
+        long growth = -1;
+        boolean lastChanged = false;
+        for (String log : logs) {
+            if (!twice.contains(log)) {
+                continue;
+            }
+            List<String> a = nonBlank(sink.lines(probes.get(log), 2));
+            List<String> b = nonBlank(sink.lines(probes.get(log + AGAIN), 2));
+            if (a.isEmpty() && b.isEmpty()) {
+                continue;
+            }
+            String lastA = a.isEmpty() ? null : a.get(a.size() - 1);
+            int from = lastA == null ? 0 : b.lastIndexOf(lastA) + 1; // 0: the first take's end scrolled out, all is new
+            if (lastA != null && from == 0 && b.equals(a)) {
+                from = b.size();
+            }
+            growth = 0;
+            int work = 0;
+            for (String l : b.subList(Math.min(from, b.size()), b.size())) {
+                growth += l.length() + 1;
+                if (!POLL.matcher(l).find() && !LEVEL_NOT_WORK.matcher(l).find() && !notWork.test(l)) {
+                    work++;
+                }
+            }
+            lastChanged = !b.isEmpty() && !b.get(b.size() - 1).equals(lastA);
+            (work > 0 ? moved : still).add("log");
+            said.add(log + " +" + (b.size() - Math.min(from, b.size())) + " lines" + (work == 0 && growth > 0 ? " (no work: health polls, complaints)" : ""));
+            probe = log + AGAIN;
+            break;
+        }
+        double cpu = -1;
+        double cpuPct = -1;
+        String states = "";
+        for (String ps : List.of("ps_cpu", "ps", "ps_time", "ps_stat")) {
+            if (!twice.contains(ps)) {
+                continue;
+            }
+            Map<String, long[]> a = cpuTimes(sink.lines(probes.get(ps), 2));
+            Map<String, long[]> b = cpuTimes(sink.lines(probes.get(ps + AGAIN), 2));
+            long total = 0;
+            boolean common = false;
+            StringBuilder st = new StringBuilder();
+            for (Map.Entry<String, long[]> e : b.entrySet()) {
+                if (e.getValue()[1] != 0) {
+                    st.append(st.length() > 0 ? "," : "").append((char) e.getValue()[1]);
+                }
+                long[] before = a.get(e.getKey());
+                if (before != null && before[0] >= 0 && e.getValue()[0] >= before[0]) {
+                    total += e.getValue()[0] - before[0];
+                    common = true;
+                }
+            }
+            states = st.toString();
+            if (common && interval > 0) {
+                cpu = total;
+                cpuPct = Math.round(total * 100_000.0 / interval) / 1.0;
+                (cpuPct >= cadence.cpuMovedPercent() ? moved : still).add("cpu");
+                said.add(ps + " CPU +" + total + " s");
+            }
+            break;
+        }
+        int utilA = -1;
+        int utilB = -1;
+        if (twice.contains("gpus")) {
+            utilA = maxUtil(sink.lines(probes.get("gpus"), 2));
+            utilB = maxUtil(sink.lines(probes.get("gpus" + AGAIN), 2));
+        }
+        double tokens = -1;
+        long running = -1;
+        long waiting = -1;
+        if (twice.contains("metrics")) {
+            Scrape a = scrape(sink.lines(probes.get("metrics"), 2), "metrics", sink, false);
+            Scrape b = scrape(sink.lines(probes.get("metrics" + AGAIN), 2), "metrics" + AGAIN, sink, false);
+            double[] w = work(a, b);
+            if (w[0] >= 0 || w[1] >= 0) {
+                tokens = w[0];
+                (worked(w) ? moved : still).add("tokens");
+                String done = b != null && "triton".equals(b.server) ? " requests completed" : " tokens";
+                said.add("metrics" + (w[0] >= 0 ? " +" + (long) w[0] + done : "") + (w[1] >= 0 ? " +" + (long) w[1] + " on its work counter" : ""));
+            }
+            if (b != null) {
+                running = b.count("running");
+                waiting = b.count("waiting");
+                sink.add(new ServerLoad(b.server, "metrics" + AGAIN, running, waiting, b.value("generated"),
+                        "metrics" + AGAIN, b.line, b.excerpt));
+            }
+        }
+        long download = -1;
+        for (String du : twice) {
+            if (!du.equals("du") && !du.endsWith("_du") && !du.startsWith("du_")) {
+                continue;
+            }
+            List<String> first = sink.lines(probes.get(du), 1);
+            long a = duTotal(first);
+            long b = duTotal(sink.lines(probes.get(du + AGAIN), 1));
+            if (a >= 0 && b >= 0) {
+                // a compiler's cache (torch.compile, Triton, DeepGEMM's JIT) growing is start-up work, not weights
+                boolean compiler = COMPILE_CACHE.matcher(String.join("\n", first)).find();
+                long grew = b - a;
+                if (!compiler) {
+                    download = grew;
+                }
+                (grew > 0 ? moved : still).add(compiler ? "compile" : "download");
+                said.add(du + " " + (grew >= 0 ? "+" : "") + grew + " bytes" + (compiler ? " (a compiler's cache)" : ""));
+            }
+            break;
+        }
+        if (moved.isEmpty() && still.isEmpty()) {
+            return;
+        }
+        String excerpt = "taken twice" + (interval >= 0 ? ", " + interval / 1000 + " s apart" : "") + ": moved ["
+                + String.join(", ", moved) + "], still [" + String.join(", ", still) + "]"
+                + (said.isEmpty() ? "" : "; " + String.join("; ", said))
+                + (utilB >= 0 ? "; GPU max " + utilA + " → " + utilB + " %" : "");
+        sink.add(new SecondLook(interval, growth, lastChanged, cpu, cpuPct, states, utilA, utilB, tokens, download,
+                running, waiting, String.join(",", moved), String.join(",", still), probe, 0, Text.excerpt(excerpt)));
+    }
+
+    private static List<String> nonBlank(List<String> lines) {
+        List<String> out = new ArrayList<>(lines.size());
+        for (String l : lines) {
+            if (!l.isBlank()) {
+                out.add(l.stripTrailing());
+            }
+        }
+        return out;
+    }
+
+    /** The time a {@code date} probe printed, epoch seconds, or -1. */
+    private static long dateSeconds(ProbeOutput p) {
+        for (String l : Text.lines(p.outOrEmpty())) {
+            if (l.isBlank() || l.startsWith("$ ")) {
+                continue;
+            }
+            java.time.OffsetDateTime t = Timestamps.isoInstant(l.strip());
+            if (t == null) {
+                t = Timestamps.plainDate(l.strip());
+            }
+            return t == null ? -1 : t.toEpochSecond();
+        }
+        return -1;
+    }
+
+    /**
+     * Each process's CPU time, seconds, and state letter (0 when not shown), by PID, from a {@code ps} listing whose
+     * header names a {@code TIME}/{@code CPUTIME} ({@code [[dd-]hh:]mm:ss}) or {@code TIMES}/{@code CPUTIMES}
+     * (seconds) column; empty when it has none.
+     */
+    private static Map<String, long[]> cpuTimes(List<String> lines) {
+        Map<String, long[]> out = new LinkedHashMap<>();
+        int pid = -1;
+        int time = -1;
+        int stat = -1;
+        int width = 0;
+        for (String raw : lines) {
+            String l = raw.strip();
+            if (l.isEmpty()) {
+                continue;
+            }
+            String[] f = fields(l);
+            if (time < 0) {
+                for (int i = 0; i < f.length; i++) {
+                    switch (f[i].toUpperCase(java.util.Locale.ROOT)) {
+                        case "PID" -> pid = i;
+                        case "TIME", "CPUTIME", "TIMES", "CPUTIMES" -> time = i;
+                        case "STAT", "S" -> stat = i;
+                        default -> { }
+                    }
+                }
+                if (pid < 0 || time < 0) {
+                    pid = -1;
+                    time = -1;
+                    stat = -1;
+                }
+                width = f.length;
+                continue;
+            }
+            if (f.length < Math.min(width, Math.max(pid, Math.max(time, stat)) + 1) || out.size() >= 256) {
+                continue;
+            }
+            long secs = ProcessParser.elapsed(f[time]);
+            if (Text.parseLong(f[pid], -1) < 0 || secs < 0) {
+                continue;
+            }
+            out.put(f[pid], new long[] {secs, stat >= 0 && !f[stat].isEmpty() ? f[stat].charAt(0) : 0});
+        }
+        return out;
+    }
+
+    /** The line's fields, split at runs of spaces and tabs. */
+    private static String[] fields(String l) {
+        List<String> out = new ArrayList<>();
+        int i = 0;
+        int n = l.length();
+        while (i < n) {
+            while (i < n && (l.charAt(i) == ' ' || l.charAt(i) == '\t')) {
+                i++;
+            }
+            int start = i;
+            while (i < n && l.charAt(i) != ' ' && l.charAt(i) != '\t') {
+                i++;
+            }
+            if (i > start) {
+                out.add(l.substring(start, i));
+            }
+        }
+        return out.toArray(new String[0]);
+    }
+
+    /** The highest utilisation.gpu of an {@code nvidia-smi --query-gpu} CSV (its first "N %" field per row), or -1. */
+    private static int maxUtil(List<String> lines) {
+        int max = -1;
+        for (String l : lines) {
+            for (String field : l.split(",")) {
+                String t = field.strip();
+                if (t.endsWith("%")) {
+                    int v = Text.parseInt(t.substring(0, t.length() - 1).strip(), -1);
+                    if (v >= 0 && v <= 100) {
+                        max = Math.max(max, v);
+                    }
+                    break;
+                }
+            }
+        }
+        return max;
+    }
+
+    /** The sizes a {@code du} listing sums to, bytes (KiB when bare), or -1 when it lists none. */
+    private static long duTotal(List<String> lines) {
+        long total = -1;
+        for (String l : lines) {
+            Matcher m = DU_LINE.matcher(l.strip());
+            if (!m.matches()) {
+                continue;
+            }
+            long b = bytes(m.group(1).replace(',', '.'), m.group(2), false);
+            if (b >= 0) {
+                total = (total < 0 ? 0 : total) + b;
+            }
+        }
+        return total;
     }
 
     private static final Pattern DU_LINE = Pattern.compile("^([0-9]{1,15}(?:[.,][0-9]{1,3})?)([KMGTP]?)i?B?\\s+(\\S.{0,4095})$");

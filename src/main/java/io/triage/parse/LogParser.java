@@ -418,6 +418,27 @@ final class LogParser {
         return text;
     }
 
+    /** Kinds of marker whose line is no work done: complaints, deaths, the server's own health failures. */
+    private static final java.util.Set<String> NOT_WORK = java.util.Set.of("error", "engine-dead", "health-check-failed",
+            "traceback", "exception", "killed", "signal", "shutdown", "address-in-use");
+
+    /** Whether a log line holds a marker of a kind that is no work done ({@link #NOT_WORK}). */
+    static boolean notWork(String line, List<Marker> markers, io.triage.knowledge.LiteralIndex index) {
+        if (markers == null || index == null || line.length() > ReadBudget.LINE_CAP) {
+            return false;
+        }
+        String text = clean(line);
+        java.util.BitSet candidates = index.candidates(text);
+        LinePattern.Shape shape = LinePattern.shape(text);
+        for (int c = candidates.nextSetBit(0); c >= 0; c = candidates.nextSetBit(c + 1)) {
+            Marker m = markers.get(c);
+            if (NOT_WORK.contains(m.kind()) && m.pattern().find(text, shape) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Trailing lines of one message, times and counters aside, that make the log's end a loop, not work. */
     static final int LOOP_LINES = 20;
 

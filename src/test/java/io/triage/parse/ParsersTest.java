@@ -522,6 +522,62 @@ class ParsersTest {
                 .stream().noneMatch(m -> m.kind().equals("address-in-use") && m.currentRun()));
     }
 
+    private static List<Object> facts(Map<String, String> files) {
+        Map<String, ProbeOutput> probes = new LinkedHashMap<>();
+        files.forEach((n, out) -> probes.put(n, new ProbeOutput(n, null, out, "", 0, 0.01, false)));
+        io.triage.capture.Capture c = new io.triage.capture.Capture("t", probes, Map.of(), Map.of(), List.of());
+        return new FactBuilder(TestHome.triage().knowledge()).build(c, Map.of()).facts();
+    }
+
+    @Test
+    void probesATakenAgainUnderTheirNameWithASuffixAreASecondLook() {
+        String ps1 = "    PID STAT     TIME ELAPSED COMMAND\n  4821 Sl   00:09:42    4081 python3 -m sglang.launch_server --port 30000\n"
+                + "  4840 Rl   01:19:07    4067 sglang::scheduler_TP0\n";
+        String ps2 = "    PID STAT     TIME ELAPSED COMMAND\n  4821 Sl   00:09:43    4087 python3 -m sglang.launch_server --port 30000\n"
+                + "  4840 Rl   01:19:14    4073 sglang::scheduler_TP0\n";
+        String log1 = "[2026-03-10 14:06:40] Prefill batch, #new-seq: 1, #new-token: 8192\n[2026-03-10 14:06:41] Prefill batch, #new-seq: 1\n";
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put("date", "2026-03-10T14:06:41+00:00\n");
+        files.put("date_2", "2026-03-10T14:06:47+00:00\n");
+        files.put("log_tail", log1);
+        files.put("log_tail_2", log1 + "[2026-03-10 14:06:43] Prefill batch, #new-seq: 1, #new-token: 8192\n");
+        files.put("ps_cpu", ps1);
+        files.put("ps_cpu_2", ps2);
+        files.put("gpus", "0, NVIDIA H100, 74911 MiB, 81559 MiB, 100 %, 683.41 W, 71, P0\n");
+        files.put("gpus_2", "0, NVIDIA H100, 74911 MiB, 81559 MiB, 97 %, 690.10 W, 72, P0\n");
+        io.triage.facts.SecondLook look = facts(files).stream().filter(io.triage.facts.SecondLook.class::isInstance)
+                .map(io.triage.facts.SecondLook.class::cast).findFirst().orElseThrow();
+        assertEquals(6000, look.intervalMs());
+        assertEquals("log,cpu", look.moved(), look.excerpt());
+        assertEquals(8.0, look.cpuSeconds(), 0.001);
+        assertEquals("S,R", look.states());
+        assertEquals(97, look.gpuUtilSecond());
+        // what the log gained is only a health poll and a complaint: the log did not move with work
+        files.put("log_tail_2", log1 + "[2026-03-10 14:06:44] INFO:     127.0.0.1:5 - \"GET /health HTTP/1.1\" 503\n"
+                + "{\"timestamp\":\"2026-03-10T14:06:45Z\",\"level\":\"ERROR\",\"message\":\"no permits available\"}\n");
+        files.put("ps_cpu_2", ps1.replace("4081", "4087").replace("4067", "4073"));
+        look = facts(files).stream().filter(io.triage.facts.SecondLook.class::isInstance)
+                .map(io.triage.facts.SecondLook.class::cast).findFirst().orElseThrow();
+        assertEquals("", look.moved(), look.excerpt());
+        assertEquals("log,cpu", look.still(), look.excerpt());
+        // the second take of the log is not read as more of the log
+        assertTrue(facts(files).stream().filter(io.triage.facts.LogMarker.class::isInstance)
+                .map(io.triage.facts.LogMarker.class::cast).noneMatch(m -> m.probe().equals("log_tail_2")));
+    }
+
+    @Test
+    void aNetworkFileServerTheKernelLastSaidDoesNotAnswerIsAnEvent() {
+        String silent = "[Fri Nov 14 03:01:14 2025] nfs: server nas-ml01 not responding, still trying\n";
+        assertEquals(List.of("nas-ml01"), kernelEvents(Map.of("dmesg", silent)).stream()
+                .filter(k -> k.kind().equals("storage-not-responding")).map(KernelEvent::process).toList());
+        // it answered again since: no event
+        assertTrue(kernelEvents(Map.of("dmesg", silent + "[Fri Nov 14 03:02:00 2025] nfs: server nas-ml01 OK\n")).stream()
+                .noneMatch(k -> k.kind().equals("storage-not-responding")));
+        assertEquals(List.of("fs01"), kernelEvents(Map.of("dmesg",
+                "[Fri Nov 14 03:01:14 2025] CIFS: VFS: \\\\fs01 has not responded in 180 seconds. Reconnecting...\n")).stream()
+                .filter(k -> k.kind().equals("storage-not-responding")).map(KernelEvent::process).toList());
+    }
+
     @Test
     void healthPollsAndServerErrorsAreNotServedWork() {
         List<io.triage.facts.LogMarker> m = markers(String.join("\n",
