@@ -513,6 +513,8 @@ final class LogParser {
 
     /** How much older than the newest line read a start may be and still start a run (clocks of two sources differ). */
     private static final long STALE_START_SECONDS = 60;
+    /** Work logged this long after a run's terminal line belongs to a later run, seconds. */
+    private static final long WORK_AFTER_END_SECONDS = 600;
 
     /**
      * Cuts the log into runs and writes each line's run into {@code runOf}; returns the newest run.
@@ -527,6 +529,7 @@ final class LogParser {
         }
         int run = 0;
         boolean runTerminal = false;
+        long terminalEpoch = -1; // when the run's latest terminal line was logged, if it had a time
         boolean runReady = false;
         java.util.Set<String> runArgs = new java.util.HashSet<>(); // the argument dumps the current run printed
         for (int i = 0; i < matched.size(); i++) {
@@ -544,9 +547,14 @@ final class LogParser {
                 // config, with warnings and errors of its start-up between them): a dump starts a run when the run has
                 // one of its kind already, or was ready, or ended before any dump of its own
                 boolean newArgs = args && (run == 0 || runReady || argsSeen(ms, runArgs) || runTerminal && runArgs.isEmpty());
-                if (newArgs || (start && (!anyArgs || run == 0) && (run == 0 || runTerminal || runReady))) {
+                // work logged long after the run's end (a start that failed, then a later start whose first lines were
+                // not read): a run that ended serves nothing, so this is a later one
+                boolean workAfterEnd = runTerminal && terminalEpoch >= 0 && epochs[i] - terminalEpoch > WORK_AFTER_END_SECONDS
+                        && (has(ms, "progress") || has(ms, "access") || has(ms, "ready"));
+                if (newArgs || workAfterEnd || (start && (!anyArgs || run == 0) && (run == 0 || runTerminal || runReady))) {
                     run++;
                     runTerminal = false;
+                    terminalEpoch = -1;
                     runReady = false;
                     runArgs.clear();
                 }
@@ -556,7 +564,12 @@ final class LogParser {
                     }
                 }
                 for (Marker m : ms) {
-                    runTerminal |= TERMINAL.contains(m.kind());
+                    if (TERMINAL.contains(m.kind())) {
+                        runTerminal = true;
+                        if (epochs[i] >= 0) {
+                            terminalEpoch = epochs[i];
+                        }
+                    }
                     runReady |= m.kind().equals("ready");
                 }
             }

@@ -25,6 +25,11 @@ public final class SupervisorText {
         STOP_REQUESTED("stop-requested"),
         /** systemd: {@code State 'stop-sigterm' timed out. Killing.} — SIGTERM was not enough, SIGKILL followed. */
         STOP_TIMEOUT("stop-timeout"),
+        /**
+         * systemd: {@code Start operation timed out. Terminating.} ({@code Start-pre}, {@code Start-post … Stopping.}):
+         * the start took longer than {@code TimeoutStartSec=} and systemd killed it (service.c).
+         */
+        START_TIMEOUT("start-timeout"),
         /** kubelet: {@code Liveness probe failed: …}. */
         LIVENESS_FAILED("liveness-failed"),
         /** kubelet: {@code Container X failed liveness probe, will be restarted}. */
@@ -121,6 +126,13 @@ public final class SupervisorText {
         int tmo = l.indexOf(" timed out. Killing.");
         if (tmo >= 0 && (l.contains("State 'stop") || l.contains("Stopping timed out"))) {
             return ev(or(k, "systemd"), Event.STOP_TIMEOUT, unitBefore(l, l.indexOf("State '")), quoted(l), -1, probe, lineNo, l);
+        }
+        int sto = l.indexOf(" operation timed out. ");
+        if (sto >= 0 && (l.lastIndexOf(": Start operation", sto) >= 0 || l.lastIndexOf(": Start-pre operation", sto) >= 0
+                || l.lastIndexOf(": Start-post operation", sto) >= 0)) {
+            int colon = l.lastIndexOf(": Start", sto);
+            return ev(or(k, "systemd"), Event.START_TIMEOUT, unitBefore(l, colon + 1), l.substring(colon + 2, sto), -1, probe,
+                    lineNo, l);
         }
         if (l.contains("Failed with result 'timeout'")) {
             return null; // a start or a stop timed out: the line before says which

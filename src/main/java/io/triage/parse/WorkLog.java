@@ -194,6 +194,13 @@ final class WorkLog {
             state = "untimed";
         } else if (running == 0 && waiting == 0 && zero == 0) {
             state = "idle";
+        } else if (stallAfter < 0 && observed > 0 && silence <= stallAfter(observed) && timed >= cadence.workLines()
+                && zero < cadence.workLines()) {
+            // a server that logs per request (no cadence of its own): lines of work at its own rhythm up to the look
+            // say it works; a silence beyond that rhythm says nothing (a long request logs nothing until it ends)
+            state = "continuing";
+            rhythm = observed;
+            source = "observed";
         } else if (stallAfter < 0) {
             state = "no-cadence";
         } else if (silence > stallAfter) {
