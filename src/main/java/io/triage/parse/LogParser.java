@@ -321,7 +321,11 @@ final class LogParser {
         List<List<Marker>> matched = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatched, firstRead, total));
         List<List<LinePattern.Match>> matchers = java.util.Arrays.asList(java.util.Arrays.copyOfRange(allMatchers, firstRead, total));
         int[] runOf = new int[n];
-        int run = cutRuns(matched, runOf, epochs);
+        boolean[] warning = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            warning[i] = matched.get(i) != null && warningLevel(read.get(i).text());
+        }
+        int run = cutRuns(matched, runOf, epochs, warning);
         int current = run;
         boolean[] keep = routineKept(matched, matchers, runOf, epochs);
         List<WorkLog.Line> workLines = new ArrayList<>();
@@ -521,7 +525,7 @@ final class LogParser {
      * A run starts at an argument dump; a run-start line opens one only where the log has no argument
      * dumps at all (or before the first), and only after the previous run ended or became ready.
      */
-    private static int cutRuns(List<List<Marker>> matched, int[] runOf, long[] epochs) {
+    private static int cutRuns(List<List<Marker>> matched, int[] runOf, long[] epochs, boolean[] warning) {
         boolean anyArgs = false;
         long newest = -1; // the newest timestamp read so far: a start older than it is another source's past
         for (List<Marker> ms : matched) {
@@ -530,6 +534,8 @@ final class LogParser {
         int run = 0;
         boolean runTerminal = false;
         long terminalEpoch = -1; // when the run's latest terminal line was logged, if it had a time
+        boolean runWork = false; // the run logged work (a batch, a served request)
+        boolean runEnded = false; // a terminal line of the run other than an error logged as a warning
         boolean runReady = false;
         java.util.Set<String> runArgs = new java.util.HashSet<>(); // the argument dumps the current run printed
         for (int i = 0; i < matched.size(); i++) {
@@ -552,7 +558,16 @@ final class LogParser {
                 boolean workAfterEnd = runTerminal && terminalEpoch >= 0 && epochs[i] - terminalEpoch > WORK_AFTER_END_SECONDS
                         && (has(ms, "progress") || has(ms, "access") || has(ms, "ready"));
                 if (newArgs || workAfterEnd || (start && (!anyArgs || run == 0) && (run == 0 || runTerminal || runReady))) {
+                    if (run == 0 && !runEnded && !runReady && !runWork && importTime(epochs, i)) {
+                        // a few lines just before the first start, with no end, no work and no start of their own, are
+                        // that launch's import-time output (a failed import's warning), not an earlier run
+                        for (int k = 0; k < i; k++) {
+                            runOf[k] = 1;
+                        }
+                    }
                     run++;
+                    runWork = false;
+                    runEnded = false;
                     runTerminal = false;
                     terminalEpoch = -1;
                     runReady = false;
@@ -566,17 +581,47 @@ final class LogParser {
                 for (Marker m : ms) {
                     if (TERMINAL.contains(m.kind())) {
                         runTerminal = true;
+                        // a failed import the server only warns of (vLLM's "Failed to import from vllm._C") ends nothing
+                        runEnded |= !(m.kind().equals("error") && warning[i]);
                         if (epochs[i] >= 0) {
                             terminalEpoch = epochs[i];
                         }
                     }
                     runReady |= m.kind().equals("ready");
+                    runWork |= m.kind().equals("progress") || m.kind().equals("access");
                 }
             }
             runOf[i] = run;
         }
         return run;
     }
+
+    /**
+     * Whether the {@code n} lines before a run's first start are few and close to it: at most {@link #IMPORT_LINES},
+     * the first of them stamped at most {@link #IMPORT_SECONDS} before the start (or, untimed, at most five lines).
+     */
+    private static boolean importTime(long[] epochs, int n) {
+        if (n == 0 || n > IMPORT_LINES) {
+            return false;
+        }
+        long first = -1;
+        for (int k = 0; k < n && first < 0; k++) {
+            first = epochs[k];
+        }
+        if (first < 0 || epochs[n] < 0) {
+            return n <= 5;
+        }
+        return epochs[n] >= first && epochs[n] - first <= IMPORT_SECONDS;
+    }
+
+    /** Whether a line is logged at WARNING level (its level word within its first 48 characters). */
+    private static boolean warningLevel(String text) {
+        String head = text.length() > 48 ? text.substring(0, 48) : text;
+        return head.contains("WARNING") || head.contains(" WARN ") || head.startsWith("WARN ") || head.contains("[W ");
+    }
+
+    private static final int IMPORT_LINES = 20;
+    private static final long IMPORT_SECONDS = 120;
 
     /** Whether a dump of the same kind as one on this line ({@code ms}) was printed in the run already. */
     private static boolean argsSeen(List<Marker> ms, java.util.Set<String> runArgs) {

@@ -530,6 +530,28 @@ class ParsersTest {
     }
 
     @Test
+    void aWarningJustBeforeTheFirstStartIsThatLaunchsAndWorkLongAfterARunsEndIsALaterRun() {
+        String log = String.join("\n",
+                "WARNING 06-27 09:41:12 _custom_ops.py:14] Failed to import from vllm._C with ImportError('libcudart.so.12:"
+                        + " cannot open shared object file: No such file or directory')",
+                "INFO 06-27 09:41:17 api_server.py:177] vLLM API server version 0.5.0.post1", "");
+        assertTrue(markers("vllm", Map.of("log_tail", log)).stream()
+                .anyMatch(m -> m.markerId().equals("common.shared-object-missing") && m.currentRun()));
+        // the same warning an hour before the start: an earlier run's
+        String early = log.replace("09:41:12", "08:41:12");
+        assertTrue(markers("vllm", Map.of("log_tail", early)).stream()
+                .anyMatch(m -> m.markerId().equals("common.shared-object-missing") && !m.currentRun()));
+        // a start that failed yesterday, then served work today with its own start unread: the failure is history
+        String tgi = String.join("\n",
+                "{\"timestamp\":\"2026-12-02T18:24:51.930114Z\",\"level\":\"ERROR\",\"fields\":{\"message\":\"Shard 0 failed to start\"},\"target\":\"text_generation_launcher\"}",
+                "Error: ShardCannotStart",
+                "{\"timestamp\":\"2026-12-03T10:12:14.871204Z\",\"level\":\"INFO\",\"message\":\"Success\",\"target\":\"text_generation_router::server\"}", "");
+        List<io.triage.facts.LogMarker> m = markers("tgi", Map.of("log_tail", tgi));
+        assertTrue(m.stream().anyMatch(x -> x.kind().equals("progress") && x.currentRun()), m.toString());
+        assertTrue(m.stream().filter(x -> x.kind().equals("error")).noneMatch(io.triage.facts.LogMarker::currentRun), m.toString());
+    }
+
+    @Test
     void probesATakenAgainUnderTheirNameWithASuffixAreASecondLook() {
         String ps1 = "    PID STAT     TIME ELAPSED COMMAND\n  4821 Sl   00:09:42    4081 python3 -m sglang.launch_server --port 30000\n"
                 + "  4840 Rl   01:19:07    4067 sglang::scheduler_TP0\n";
