@@ -66,6 +66,82 @@ final class GpuThrottleParser {
         if (lines.stream().anyMatch(l -> l.contains("Clocks Event Reasons") || l.contains("Clocks Throttle Reasons"))) {
             detailed(p, lines, sink, false);
         }
+        memoryErrors(p, lines, sink);
+    }
+
+    /**
+     * The memory-error sections of an {@code nvidia-smi -q} report, per GPU: uncorrectable ECC errors in its
+     * "Volatile" counts (since the driver loaded; "Aggregate" is the card's lifetime, history), a "Remapped Rows" or
+     * "Retired Pages" repair pending, a remap failure. One {@link GpuMemoryErrors} per GPU that has any.
+     */
+    static void memoryErrors(ProbeOutput p, List<String> lines, Sink sink) {
+        String gpu = "";
+        long unc = 0;
+        boolean pending = false;
+        boolean failed = false;
+        int at = 0;
+        String excerpt = "";
+        List<int[]> indents = new ArrayList<>(); // indent of each open section
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i <= lines.size(); i++) {
+            String raw = i < lines.size() ? lines.get(i) : null;
+            String t = raw == null ? "" : raw.strip();
+            boolean header = raw != null && Q_GPU.matcher(t).matches();
+            if (raw == null || header) {
+                if (unc > 0 || pending || failed) {
+                    sink.add(new io.triage.facts.GpuMemoryErrors(gpu, unc, pending, failed, p.name(), at, excerpt));
+                }
+                if (raw == null) {
+                    break;
+                }
+                gpu = t.substring(4).strip();
+                unc = 0;
+                pending = false;
+                failed = false;
+                at = 0;
+                indents.clear();
+                names.clear();
+                continue;
+            }
+            if (t.isEmpty()) {
+                continue;
+            }
+            int indent = 0;
+            while (indent < raw.length() && raw.charAt(indent) == ' ') {
+                indent++;
+            }
+            while (!indents.isEmpty() && indents.get(indents.size() - 1)[0] >= indent) {
+                indents.remove(indents.size() - 1);
+                names.remove(names.size() - 1);
+            }
+            int colon = t.indexOf(':');
+            if (colon < 0) {
+                indents.add(new int[] {indent});
+                names.add(t);
+                continue;
+            }
+            String key = t.substring(0, colon).strip();
+            String value = t.substring(colon + 1).strip();
+            boolean yes = value.equalsIgnoreCase("Yes");
+            boolean inEcc = names.contains("ECC Errors") && names.contains("Volatile");
+            if (inEcc && (key.contains("Uncorrectable") || names.contains("Double Bit") && key.equals("Total"))) {
+                long n = Text.parseLong(value, -1);
+                if (n > 0) {
+                    unc += n;
+                    at = at == 0 ? i + 1 : at;
+                    excerpt = excerpt.isEmpty() ? Text.excerpt("Volatile " + key + ": " + n) : excerpt;
+                }
+            } else if ((names.contains("Remapped Rows") || names.contains("Retired Pages")) && yes
+                    && (key.equals("Pending") || key.startsWith("Pending Page"))) {
+                pending = true;
+                at = i + 1;
+                excerpt = Text.excerpt((names.contains("Remapped Rows") ? "Remapped Rows " : "Retired Pages ") + key + ": Yes");
+            } else if (names.contains("Remapped Rows") && key.startsWith("Remapping Failure") && yes) {
+                failed = true;
+                at = i + 1;
+                excerpt = Text.excerpt("Remapped Rows " + key + ": Yes");
+            }
+        }
     }
 
     static void parse(ProbeOutput p, Sink sink) {

@@ -588,6 +588,26 @@ class ParsersTest {
     }
 
     @Test
+    void uncorrectableMemoryErrorsAndAPendingRepairAreReadFromAnNvidiaSmiQueryReport() {
+        String q = String.join("\n", "==============NVSMI LOG==============", "", "Attached GPUs : 2",
+                "GPU 00000000:4E:00.0", "    ECC Errors", "        Volatile", "            DRAM Correctable              : 3",
+                "            DRAM Uncorrectable            : 2", "        Aggregate", "            DRAM Uncorrectable            : 9",
+                "    Remapped Rows", "        Correctable Error                 : 0", "        Pending                           : Yes",
+                "        Remapping Failure Occurred        : No",
+                "GPU 00000000:4F:00.0", "    ECC Errors", "        Volatile", "            DRAM Uncorrectable            : 0",
+                "        Aggregate", "            DRAM Uncorrectable            : 4",
+                "    Remapped Rows", "        Pending                           : No", "");
+        List<io.triage.facts.GpuMemoryErrors> e = facts(Map.of("nvidia_smi_q", q)).stream()
+                .filter(io.triage.facts.GpuMemoryErrors.class::isInstance).map(io.triage.facts.GpuMemoryErrors.class::cast).toList();
+        // the second GPU's errors are its lifetime's (Aggregate), nothing since the driver loaded, nothing pending
+        assertEquals(1, e.size(), e.toString());
+        assertEquals("00000000:4E:00.0", e.get(0).gpu());
+        assertEquals(2, e.get(0).volatileUncorrectable());
+        assertTrue(e.get(0).repairPending());
+        assertFalse(e.get(0).remapFailed());
+    }
+
+    @Test
     void aNetworkFileServerTheKernelLastSaidDoesNotAnswerIsAnEvent() {
         String silent = "[Fri Nov 14 03:01:14 2025] nfs: server nas-ml01 not responding, still trying\n";
         assertEquals(List.of("nas-ml01"), kernelEvents(Map.of("dmesg", silent)).stream()
