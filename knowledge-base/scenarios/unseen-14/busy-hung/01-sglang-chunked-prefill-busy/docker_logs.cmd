@@ -1,0 +1,1 @@
+docker logs --tail 60 sglang-llama70b 2>&1

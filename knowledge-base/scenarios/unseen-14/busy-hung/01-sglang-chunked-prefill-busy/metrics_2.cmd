@@ -1,0 +1,1 @@
+curl -s --max-time 5 http://127.0.0.1:30000/metrics | grep -E '^sglang:(num_running_reqs|num_queue_reqs|num_used_tokens|token_usage|gen_throughput|realtime_tokens_total|num_requests_total|prompt_tokens_total|generation_tokens_total)'

@@ -1,0 +1,1 @@
+docker logs --tail 60 tgi-llama70b 2>&1

@@ -1,0 +1,1 @@
+kubectl -n llm-serving get pods -o wide

@@ -1,0 +1,1 @@
+cat /proc/71921/io /proc/71922/io

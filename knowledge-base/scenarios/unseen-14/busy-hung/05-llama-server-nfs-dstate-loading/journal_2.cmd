@@ -1,0 +1,1 @@
+journalctl -u llama-server --no-pager -n 60

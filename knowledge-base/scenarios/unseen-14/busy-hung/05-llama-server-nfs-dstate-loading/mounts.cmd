@@ -1,0 +1,1 @@
+grep -E ' nfs4? ' /proc/mounts

@@ -1,0 +1,1 @@
+cat /proc/18842/stack

@@ -1,0 +1,1 @@
+ps -o pid,stat,time,etimes,wchan:24,comm -p 18842

@@ -1,0 +1,1 @@
+systemctl status llama-server --no-pager -n 5

@@ -1,0 +1,1 @@
+tail -n 60 /data/logs/vllm-qwen32b.log

@@ -1,0 +1,1 @@
+systemctl status lmdeploy --no-pager -l

@@ -1,0 +1,1 @@
+systemctl status sglang-prod --no-pager -l

@@ -1,0 +1,1 @@
+tail -n 60 /scratch/jdoe/logs/sgl-884213.out

@@ -1,0 +1,1 @@
+sacct -j 884213 --format=JobID,JobName%16,User,State,ExitCode,Elapsed,Timelimit,Start,End,NodeList

@@ -1,0 +1,1 @@
+grep -n -E 'server_args|Shutting down|launch_server|fired up|Traceback|Error|Killed|address already' /var/lib/docker/containers/3f9c1d2e7a45b8c06d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c/3f9c1d2e7a45b8c06d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c-json.log | tail -30

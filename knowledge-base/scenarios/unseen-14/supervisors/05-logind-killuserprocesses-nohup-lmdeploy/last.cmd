@@ -1,0 +1,1 @@
+last -F -n 4 akim

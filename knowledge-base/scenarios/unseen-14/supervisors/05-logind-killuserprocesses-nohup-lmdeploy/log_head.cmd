@@ -1,0 +1,1 @@
+head -n 12 /home/akim/lmdeploy-qwen32b.log

@@ -1,0 +1,1 @@
+stat -c '%y %s %U %n' /home/akim/lmdeploy-qwen32b.log

@@ -1,0 +1,1 @@
+tail -n 60 /home/akim/lmdeploy-qwen32b.log

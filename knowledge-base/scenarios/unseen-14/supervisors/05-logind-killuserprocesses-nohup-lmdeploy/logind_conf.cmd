@@ -1,0 +1,1 @@
+systemd-analyze cat-config systemd/logind.conf | grep -E '^(# /|\[|[A-Za-z])'
