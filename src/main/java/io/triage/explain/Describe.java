@@ -68,6 +68,11 @@ final class Describe {
             return "knowledge: thresholds (log stalled > " + t.logStalledSeconds() + " s, progress recent <= "
                     + t.progressRecentSeconds() + " s, loading recent <= " + t.loadingRecentSeconds()
                     + " s, health slow > " + t.healthSlowSeconds() + " s)";
+        } else if (f instanceof io.triage.facts.ServerTraits t) {
+            return "knowledge: how " + t.server() + " serves (health " + t.health()
+                    + (t.unavailable().isEmpty() ? "" : ", a 503 there means " + t.unavailable())
+                    + (t.inProcessEngine() ? ", engine in its HTTP process" : "")
+                    + (t.onDemandModels() ? ", models loaded on demand" : "") + ")";
         } else if (f instanceof XidInfo x) {
             return "knowledge: Xid " + x.code() + " — " + x.name() + " (" + x.implicates() + ")";
         } else if (f instanceof Target t) {

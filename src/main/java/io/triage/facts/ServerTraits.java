@@ -11,6 +11,9 @@ package io.triage.facts;
  * @param inProcessEngine true when the engine runs inside the front-end process (no separate worker processes)
  * @param onDemandModels true when models are loaded per request and unloaded when idle, so no model on any
  *                       GPU is the normal idle state
+ * @param unavailable what a 503 from its health path means: {@code engine-dead} (vLLM answers 503 only once its engine
+ *                    died), {@code loading} (llama-server while it loads its model), or empty when it says neither
  */
-public record ServerTraits(String server, int port, String health, boolean inProcessEngine, boolean onDemandModels) {
+public record ServerTraits(String server, int port, String health, boolean inProcessEngine, boolean onDemandModels,
+                           String unavailable) {
 }

@@ -67,7 +67,8 @@ public final class KnowledgeBase {
      * @param loading words the health path's answer holds while the server loads its model (llama-server's 503
      *                {@code "Loading model"}), or empty when it says nothing of the kind
      */
-    public record ServesSpec(Integer port, String health, String engine, String models, String loading) {
+    public record ServesSpec(Integer port, String health, String engine, String models, String loading,
+                             String unavailable) {
         public boolean inProcessEngine() {
             return "in-process".equals(engine);
         }
@@ -277,7 +278,8 @@ public final class KnowledgeBase {
             o.strs(m.groups());
         }
         o.count(serves.size());
-        new java.util.TreeMap<>(serves).forEach((k, v) -> o.str(k).optInt(v.port()).str(v.health()).str(v.engine()).str(v.models()).str(v.loading()));
+        new java.util.TreeMap<>(serves).forEach((k, v) -> o.str(k).optInt(v.port()).str(v.health()).str(v.engine()).str(v.models()).str(v.loading())
+                .str(v.unavailable()));
         o.strMap(new java.util.TreeMap<>(kindByAlias));
         processes.writeTo(o);
         o.count(gpuProfiles.size());
@@ -346,7 +348,7 @@ public final class KnowledgeBase {
             }
             Map<String, ServesSpec> serves = new LinkedHashMap<>();
             for (int i = 0, k = in.count(); i < k; i++) {
-                serves.put(in.str(), new ServesSpec(in.optInt(), in.str(), in.str(), in.str(), in.str()));
+                serves.put(in.str(), new ServesSpec(in.optInt(), in.str(), in.str(), in.str(), in.str(), in.str()));
             }
             Map<String, String> kindByAlias = in.strMap();
             ProcessPatterns processes = ProcessPatterns.readFrom(in);
@@ -560,8 +562,12 @@ public final class KnowledgeBase {
                 String loading = sv.loading() == null ? "" : sv.loading();
                 require(loading.length() <= 200 && loading.strip().length() >= (loading.isEmpty() ? 0 : 6), f,
                         "serves.loading must be words of 6 to 200 characters its health answer holds while it loads");
+                String unavailable = sv.unavailable() == null ? "" : sv.unavailable();
+                require(unavailable.isEmpty() || unavailable.equals("engine-dead") || unavailable.equals("loading"), f,
+                        "serves.unavailable must be 'engine-dead' or 'loading' (what a 503 from its health path means)");
                 Path before = servesFile.putIfAbsent(server, f);
-                require(serves.putIfAbsent(server, new ServesSpec(sv.port(), sv.health(), engine, models, loading)) == null, f,
+                require(serves.putIfAbsent(server, new ServesSpec(sv.port(), sv.health(), engine, models, loading,
+                        unavailable)) == null, f,
                         "'serves:' of server " + server + " given twice: in " + before + " and in " + f);
             }
             for (MarkerSpec m : mf.markers()) {

@@ -400,7 +400,7 @@ public final class FactBuilder {
         KnowledgeBase.ServesSpec serves = kb.serves().get(server);
         if (serves != null) {
             extra.add(new io.triage.facts.ServerTraits(server, serves.port(), serves.health(),
-                    serves.inProcessEngine(), serves.onDemandModels()));
+                    serves.inProcessEngine(), serves.onDemandModels(), serves.unavailable()));
         }
         List<Object> facts = dedupe(sink.facts());
         facts = beforeTheProcessStarted(facts, clock, port, notes);

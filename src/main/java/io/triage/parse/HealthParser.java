@@ -22,6 +22,9 @@ final class HealthParser {
     private static final com.google.re2j.Pattern MAX_TIME = com.google.re2j.Pattern.compile("(?:--max-time|-m)[ =]?(\\d+(?:\\.\\d+)?)");
     /** curl's {@code --max-time} when its command line does not say: the capture format's health probe. */
     private static final double DEFAULT_MAX_TIME = 5;
+    /** An HTTP status line as curl -i prints it, or -v with its "< " before it. */
+    private static final com.google.re2j.Pattern STATUS_LINE = com.google.re2j.Pattern.compile(
+            "^(?:< )?HTTP/[0-9](?:\\.[0-9])? ([1-5][0-9][0-9])(?: |$)");
 
     private HealthParser() {
     }
@@ -73,6 +76,18 @@ final class HealthParser {
             }
             excerpt = Text.excerpt(lines.get(i));
             line = i + 1;
+        }
+        if (line == 0) {
+            // curl -i or -v: the answer's status line ("HTTP/1.1 503 Service Unavailable", "< HTTP/2 200"); the last
+            // one is the answer's (a 100 Continue or a redirect followed comes before it)
+            for (int i = 0; i < lines.size(); i++) {
+                com.google.re2j.Matcher st = STATUS_LINE.matcher(lines.get(i));
+                if (st.find()) {
+                    code = Integer.parseInt(st.group(1));
+                    excerpt = Text.excerpt(lines.get(i).strip());
+                    line = i + 1;
+                }
+            }
         }
         Integer rc = p.rc();
         Matcher ce = CURL_ERR.matcher(err);

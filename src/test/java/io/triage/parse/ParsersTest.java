@@ -47,6 +47,24 @@ class ParsersTest {
     }
 
     @Test
+    void curlsVerboseOrIncludedHeadersGiveTheAnswersStatus() {
+        String verbose = String.join("\n", "*   Trying 127.0.0.1:8000...", "* Connected to 127.0.0.1 port 8000 (#0)",
+                "> GET /health HTTP/1.1", "> Host: 127.0.0.1:8000", ">", "< HTTP/1.1 503 Service Unavailable",
+                "< server: uvicorn", "< content-length: 0", "<", "* Connection #0 to host 127.0.0.1 left intact", "");
+        Health h = health(verbose, "", null);
+        assertEquals("http-error", h.status());
+        assertEquals(503, h.httpCode());
+        // -i after a redirect: the last status line is the answer's
+        Health i = health("HTTP/1.1 302 Found\nlocation: /health/\n\nHTTP/2 200 \ncontent-length: 2\n\nOK\n", "", null);
+        assertEquals("ok", i.status());
+        assertEquals(200, i.httpCode());
+        // a request line names HTTP/1.1 too, and a body may quote a status: neither is the answer's status line
+        Sink s = new Sink();
+        HealthParser.parse(probe("health", "> GET /health HTTP/1.1\n{\"detail\":\"HTTP/1.1 200 expected\"}\n", "", null), s);
+        assertTrue(of(s, Health.class).stream().noneMatch(x -> x.httpCode() == 200), of(s, Health.class).toString());
+    }
+
+    @Test
     void ollamasServerConfigIsReadAsItsArguments() {
         String line = "2024/12/09 14:21:41 routes.go:1197: INFO server config env=\"map[CUDA_VISIBLE_DEVICES: OLLAMA_DEBUG:false "
                 + "OLLAMA_HOST:http://127.0.0.1:11434 OLLAMA_ORIGINS:[http://localhost https://localhost app://*] "
