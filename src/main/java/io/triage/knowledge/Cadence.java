@@ -36,10 +36,12 @@ public record Cadence(double stallFactor, long minStallSeconds, int workLines, d
      * @param zeroLoggedOnce the server logs an interval in which nothing was produced once, then its line of work
      *                       falls silent (vLLM V1 logs the next ones at DEBUG): one such line with requests counted on
      *                       it, and answers logged after it, is the engine producing nothing since
+     * @param everyBatch the server logs a line of work for every batch it schedules (SGLang's "Prefill batch" for
+     *                   each prefill): requests accepted without such a line after them never reached its scheduler
      */
     public record Server(String name, long everySeconds, Set<String> markers, LinePattern running,
                          LinePattern waiting, LinePattern throughput, LinePattern prompt, Map<String, String> metrics,
-                         boolean zeroLoggedOnce) {
+                         boolean zeroLoggedOnce, boolean everyBatch) {
         public Server {
             metrics = Map.copyOf(metrics);
         }
@@ -63,7 +65,7 @@ public record Cadence(double stallFactor, long minStallSeconds, int workLines, d
 
     public record ServerSpec(Long everySeconds, List<String> markers, String running, String waiting,
                              String throughput, String prompt, Map<String, String> metrics, Boolean zeroLoggedOnce,
-                             String note) { }
+                             Boolean everyBatch, String note) { }
 
     public Cadence {
         servers = Map.copyOf(servers);
@@ -137,7 +139,7 @@ public record Cadence(double stallFactor, long minStallSeconds, int workLines, d
             servers.put(e.getKey(), new Server(e.getKey(), s.everySeconds(), Set.copyOf(s.markers()),
                     pattern(s.running(), file, where + " running"), pattern(s.waiting(), file, where + " waiting"),
                     pattern(s.throughput(), file, where + " throughput"), pattern(s.prompt(), file, where + " prompt"),
-                    metrics, Boolean.TRUE.equals(s.zeroLoggedOnce())));
+                    metrics, Boolean.TRUE.equals(s.zeroLoggedOnce()), Boolean.TRUE.equals(s.everyBatch())));
         }
         return new Cadence(f.stallFactor(), f.minStallSeconds(), f.workLines(), f.cpuMovedPercent(), servers);
     }

@@ -303,7 +303,7 @@ public final class KnowledgeBase {
             for (LinePattern p : java.util.Arrays.asList(c.running(), c.waiting(), c.throughput(), c.prompt())) {
                 o.str(p == null ? null : p.pattern());
             }
-            o.strMap(new java.util.TreeMap<>(c.metrics())).bool(c.zeroLoggedOnce());
+            o.strMap(new java.util.TreeMap<>(c.metrics())).bool(c.zeroLoggedOnce()).bool(c.everyBatch());
         });
         o.count(differentials.size());
         differentials.forEach(d -> o.str(d.cause()).str(d.need()).strs(d.probes()).strs(d.evidence()));
@@ -392,7 +392,7 @@ public final class KnowledgeBase {
                     p[j] = regex == null ? null : LinePattern.deferred(regex, List.of("v"));
                 }
                 Map<String, String> metrics = in.strMap();
-                servers.put(key, new Cadence.Server(name, every, ids, p[0], p[1], p[2], p[3], metrics, in.bool()));
+                servers.put(key, new Cadence.Server(name, every, ids, p[0], p[1], p[2], p[3], metrics, in.bool(), in.bool()));
             }
             Cadence cadence = new Cadence(stallFactor, minStall, workLines, cpuMoved, servers);
             List<io.triage.facts.DifferentialNeed> differentials = new ArrayList<>();

@@ -404,10 +404,49 @@ public final class FactBuilder {
         }
         List<Object> facts = dedupe(sink.facts());
         facts = beforeTheProcessStarted(facts, clock, port, notes);
+        facts = xidsBeforeTheServer(facts, clock, notes);
         facts.addAll(extra);
         notes.addAll(sink.notes());
         notes.addAll(sink.budget().notes());
         return new Observation(target, facts, notes, sink.budget().spent());
+    }
+
+    /** How far a kernel log's times may be off the capture's clock: dmesg -T prints local time, without its zone. */
+    private static final long KERNEL_CLOCK_SKEW_SECONDS = 14 * 3600;
+
+    /**
+     * Xids the kernel logged well before every live server process started (by more than any time zone's skew): an
+     * earlier run's history, which may explain how that run ended but not this one's state. Kept as evidence of kind
+     * {@code xid-history}, with a note, so that no rule reads them as a fault of the GPUs the running server uses.
+     */
+    private static List<Object> xidsBeforeTheServer(List<Object> facts, long clock, List<String> notes) {
+        if (clock < 0) {
+            return facts;
+        }
+        long earliestStart = Long.MAX_VALUE;
+        for (Object f : facts) {
+            if (f instanceof Proc p && p.live() && (p.role().equals("frontend") || p.role().equals("worker"))
+                    && p.elapsedSec() >= 0) {
+                earliestStart = Math.min(earliestStart, clock - p.elapsedSec());
+            }
+        }
+        if (earliestStart == Long.MAX_VALUE) {
+            return facts;
+        }
+        List<Object> out = new ArrayList<>(facts.size());
+        for (Object f : facts) {
+            if (f instanceof KernelEvent k && k.kind().equals("xid") && k.epoch() >= 0
+                    && k.epoch() < earliestStart - KERNEL_CLOCK_SKEW_SECONDS) {
+                out.add(new KernelEvent("xid-history", k.pid(), k.process(), k.code(), k.epoch(), k.serverProcess(),
+                        k.probe(), k.line(), k.excerpt()));
+                notes.add("Xid " + k.code() + " (" + k.probe() + " line " + k.line() + ") was logged "
+                        + (earliestStart - k.epoch()) / 86400 + " d before the running server's processes started:"
+                        + " an earlier run's history, not read as a fault of this one");
+            } else {
+                out.add(f);
+            }
+        }
+        return out;
     }
 
     /**

@@ -21,6 +21,8 @@ final class WorkLog {
      * cannot all be.
      */
     private static final int NOT_TAKEN_MIN_REQUESTS = 10;
+    /** How long requests must have kept arriving with no batch logged before they count as never taken, seconds. */
+    private static final long NOT_TAKEN_MIN_SECONDS = 5;
 
     /** An access line of a generation request the front end accepted: its answer (or its stream) began. */
     private static final com.google.re2j.Pattern ACCEPTED_GENERATION = com.google.re2j.Pattern.compile(
@@ -183,11 +185,21 @@ final class WorkLog {
         // through and brought the line back. The engine takes no work
         boolean notTaken = zeroLoggedOnce && running == 0 && waiting == 0 && throughput == 0
                 && acceptedSince >= NOT_TAKEN_MIN_REQUESTS && stallAfter > 0 && silence > stallAfter;
+        // ...or one that logs every batch it schedules, whose newest lines are generation requests accepted with no
+        // batch among them: none of them reached its scheduler
+        boolean everyBatch = server.map(Cadence.Server::everyBatch).orElse(false);
+        int sampled = Math.min(work.size(), COUNT_SAMPLE);
+        long oldestSampled = work.get(work.size() - sampled).epoch();
+        long sampleEnd = clock >= 0 ? clock : lastEpoch;
+        boolean unscheduled = everyBatch && running < 0 && waiting < 0 && acceptedSince >= NOT_TAKEN_MIN_REQUESTS
+                && servedSince == sampled && oldestSampled >= 0 && sampleEnd - oldestSampled >= NOT_TAKEN_MIN_SECONDS;
         int timed = (int) work.stream().filter(l -> l.epoch() >= 0).count();
         boolean pending = running > 0 || waiting > 0;
         String state;
         if (notTaken) {
             state = "not-taken";
+        } else if (unscheduled) {
+            state = "unscheduled";
         } else if (silence < 0 && (zero >= cadence.workLines() || zeroThenQuiet)) {
             state = "zero-throughput"; // the log's own lines say it, whatever the time of the look
         } else if (silence < 0) {
