@@ -354,12 +354,12 @@ public final class FactBuilder {
         });
 
         for (String dmesgName : KERNEL_LOGS) {
-            guarded(capture.probes().get(dmesgName), sink, p -> KernelLogParser.parse(p, sink, y));
+            guarded(capture.probes().get(dmesgName), sink, p -> KernelLogParser.parse(p, sink, y, z));
         }
         for (ProbeOutput kernelJournal : capture.probes().values()) {
             // a second kernel journal by name (the first was filed as journal_kernel): read under its own name
             if (!KERNEL_LOGS.contains(kernelJournal.name()) && isKernelJournal(kernelJournal.name())) {
-                guarded(kernelJournal, sink, p -> KernelLogParser.parse(p, sink, y));
+                guarded(kernelJournal, sink, p -> KernelLogParser.parse(p, sink, y, z));
             }
         }
 

@@ -59,6 +59,14 @@ final class KernelLogParser {
     static final int PASSES = 10;
 
     static void parse(ProbeOutput p, Sink sink, long year) {
+        parse(p, sink, year, java.time.ZoneOffset.UTC);
+    }
+
+    /**
+     * As above; {@code zone} is the host's offset from the capture's {@code date}: dmesg -T prints local time, with no
+     * zone, so its times are read in the host's (a container's log in UTC beside it would otherwise look hours apart).
+     */
+    static void parse(ProbeOutput p, Sink sink, long year, java.time.ZoneOffset zone) {
         List<String> lines = sink.lines(p, PASSES);
         Set<Integer> oomPids = new HashSet<>();
         int first = 0;
@@ -73,7 +81,7 @@ final class KernelLogParser {
         Map<String, Object[]> silentServers = new java.util.LinkedHashMap<>();
         for (int i = first; i < lines.size(); i++) {
             String line = lines.get(i);
-            long epoch = Timestamps.dmesg(line);
+            long epoch = Timestamps.dmesg(line, zone);
             Matcher m;
             if (line.contains("nfs: server ") || line.contains("has not responded in")) {
                 Matcher silent = NFS_SILENT.matcher(line);

@@ -33,11 +33,39 @@ final class LogParser {
      * One line of the log, cleaned ({@link #clean}); {@code barFromItsStart}: the raw line joined a progress bar's
      * updates with carriage returns from the bar's first one on (what the cleaned text, its newest update, no longer shows).
      */
-    private record Entry(String text, int absLine, String probe, int probeLine, boolean barFromItsStart) {
+    private record Entry(String text, int absLine, String probe, int probeLine, boolean barFromItsStart, long stamped) {
         Entry(String raw, int absLine, String probe, int probeLine) {
             this(clean(raw), absLine, probe, probeLine, raw.indexOf('\r') > 0 && raw.length() <= 1 << 16
-                    && barBegunHere(raw.substring(0, raw.indexOf('\r'))));
+                    && barBegunHere(raw.substring(0, raw.indexOf('\r'))), dockerJsonTime(raw));
         }
+
+        Entry(String text, int absLine, String probe, int probeLine, boolean barFromItsStart) {
+            this(text, absLine, probe, probeLine, barFromItsStart, -1);
+        }
+    }
+
+    /**
+     * The time Docker's json-file record says the line was written ({@code "time":"2025-03-11T14:02:04.1Z"}), epoch
+     * seconds, or -1 when the line is no such record: a zone-less time inside the line (vLLM's "INFO 03-11 14:02:04")
+     * is the container's clock, often UTC on a host that runs another zone, and the record's time says which.
+     */
+    static long dockerJsonTime(String raw) {
+        int head = Math.min(raw.length(), 64);
+        int open = raw.indexOf("{\"log\":\"");
+        if (open < 0 || open >= head) {
+            return -1;
+        }
+        int t = raw.lastIndexOf("\"time\":\"");
+        if (t < 0) {
+            return -1;
+        }
+        int from = t + 8;
+        int to = raw.indexOf('"', from);
+        if (to < 0 || to - from > 40) {
+            return -1;
+        }
+        java.time.OffsetDateTime odt = Timestamps.isoInstant(raw.substring(from, to));
+        return odt == null ? -1 : odt.toEpochSecond();
     }
 
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;?]*[ -/]*[@-~]");
@@ -282,7 +310,8 @@ final class LogParser {
                 firstRead = i + 1;
                 break;
             }
-            allEpochs[i] = Timestamps.log(text, zone, year);
+            long stamped = entries.get(i).stamped();
+            allEpochs[i] = stamped >= 0 ? stamped : Timestamps.log(text, zone, year);
             List<Marker> ms = null;
             List<LinePattern.Match> mm = null;
             java.util.BitSet candidates = index.candidates(text);
@@ -777,7 +806,7 @@ final class LogParser {
         }
         for (int i = 0; i < tailEntries.size(); i++) {
             Entry t = tailEntries.get(i);
-            out.add(new Entry(t.text(), tailStart + i, t.probe(), t.probeLine(), t.barFromItsStart()));
+            out.add(new Entry(t.text(), tailStart + i, t.probe(), t.probeLine(), t.barFromItsStart(), t.stamped()));
         }
         // a grep taken after the tail holds lines past its end: they come after it
         int tailEnd = tailStart + tailEntries.size();

@@ -235,6 +235,11 @@ final class Timestamps {
 
     /** {@code dmesg -T}'s {@code [Mon Nov 30 00:30:28 2026]} prefix. */
     static long dmesg(String line) {
+        return dmesg(line, ZoneOffset.UTC);
+    }
+
+    /** As above, the time read in {@code zone} (dmesg -T prints the host's local time). */
+    static long dmesg(String line, ZoneOffset zone) {
         if (line.isEmpty() || line.charAt(0) != '[') {
             return -1;
         }
@@ -247,7 +252,7 @@ final class Timestamps {
             return -1;
         }
         return epoch(Integer.parseInt(m.group(6)), month, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)),
-                Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), ZoneOffset.UTC);
+                Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), zone);
     }
 
     /** The {@code date -Is} line: epoch and offset, or null. */

@@ -457,6 +457,18 @@ class ParsersTest {
     }
 
     @Test
+    void dmesgTimesAreTheHostsLocalTimeAndDockerJsonRecordsCarryTheirOwn() {
+        java.time.ZoneOffset minus5 = java.time.ZoneOffset.ofHours(-5);
+        long utc = java.time.LocalDateTime.of(2025, 3, 11, 14, 2, 7).toEpochSecond(java.time.ZoneOffset.UTC);
+        assertEquals(utc, Timestamps.dmesg("[Tue Mar 11 09:02:07 2025] Out of memory: Killed process 3656 (python3)", minus5));
+        // a json-file record: its time field, not the zone-less time inside the line, says when it was written
+        String rec = "{\"log\":\"INFO 03-11 14:02:04 metrics.py:449] Avg prompt throughput: 9.1 tokens/s\\n\","
+                + "\"stream\":\"stdout\",\"time\":\"2025-03-11T14:02:04.611852643Z\"}";
+        assertEquals(utc - 3, LogParser.dockerJsonTime(rec));
+        assertEquals(-1, LogParser.dockerJsonTime("INFO 03-11 14:02:04 metrics.py:449] \"time\":\"2025-03-11T14:02:04Z\""));
+    }
+
+    @Test
     void timestampsOfEachFormat() {
         java.time.ZoneOffset utc = java.time.ZoneOffset.UTC;
         long t = java.time.LocalDateTime.of(2026, 11, 30, 0, 31, 1).toEpochSecond(utc);
