@@ -18,7 +18,7 @@ public record Marker(String id, String server, String kind, LinePattern pattern,
 
     /** Named groups the log parser reads from a marker's match. */
     public static final List<String> KNOWN_GROUPS =
-            List.of("exception", "message", "percent", "eta", "pid", "port", "status", "path", "tic", "heartbeat");
+            List.of("exception", "message", "percent", "eta", "pid", "port", "status", "path", "method", "tic", "heartbeat");
 
     /** Marker kinds the rules know about. */
     public static final List<String> KINDS = List.of("run-start", "server-args", "ready", "shutdown", "signal",
