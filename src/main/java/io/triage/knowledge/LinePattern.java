@@ -416,6 +416,11 @@ public final class LinePattern {
      * the line's start.
      */
     static String[] startLiterals(String regex) {
+        // a quoted span (\Q…\E) or an inline flag ((?i), (?i:…)) changes what the text after it means, in this branch
+        // and the ones after it: no start is read from such a regex
+        if (regex.contains("\\Q") || hasFlag(regex)) {
+            return null;
+        }
         List<String> branches = splitTop(regex);
         if (branches == null) {
             return null;
@@ -444,6 +449,21 @@ public final class LinePattern {
         // a literal's first characters begin every match too: a short one bounds the search for it per character
         return out.isEmpty() ? null : out.stream().map(l -> l.length() > GATE_WINDOW ? l.substring(0, GATE_WINDOW) : l)
                 .distinct().toArray(String[]::new);
+    }
+
+    /** Whether the regex has a group opening other than {@code (?:}, {@code (?<name>} or {@code (?P<name>}: a flag. */
+    private static boolean hasFlag(String r) {
+        for (int i = r.indexOf("(?"); i >= 0; i = r.indexOf("(?", i + 2)) {
+            if (i > 0 && r.charAt(i - 1) == '\\') {
+                continue;
+            }
+            String after = r.substring(i + 2, Math.min(r.length(), i + 4));
+            boolean named = after.startsWith("<") && !after.startsWith("<=") && !after.startsWith("<!");
+            if (!after.startsWith(":") && !named && !after.startsWith("P<")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The regex's leading literal text (at least two characters, ASCII), or null. */

@@ -64,6 +64,8 @@ final class ArgsDump {
 
     /** Lines of a wrapped dump joined at most: a dump is one line, a paste wraps it into a few. */
     static final int WRAP_LINES = 12;
+    /** Lines of a dump printed one field per line ({@code Args {} then {@code model_id: "…",} …) joined at most. */
+    static final int PRETTY_LINES = 200;
     /** Characters of a wrapped dump joined at most. */
     static final int WRAP_CHARS = 16_384;
 

@@ -496,9 +496,13 @@ final class LoadParser {
                 continue;
             }
             String lastA = a.isEmpty() ? null : a.get(a.size() - 1);
-            int from = lastA == null ? 0 : b.lastIndexOf(lastA) + 1; // 0: the first take's end scrolled out, all is new
-            if (lastA != null && from == 0 && b.equals(a)) {
-                from = b.size();
+            // where the first take ends in the second: its last lines as a block (a line alone repeats: "all slots are
+            // idle", a request's line); not found, the first take's end scrolled out and all is new; found more than
+            // once, what was added cannot be told, and the log says nothing
+            int from = endOfBlock(a, b);
+            if (from == AMBIGUOUS) {
+                said.add(log + " (what was added cannot be told: its last lines repeat)");
+                continue;
             }
             growth = 0;
             int work = 0;
@@ -558,7 +562,11 @@ final class LoadParser {
             Scrape a = scrape(sink.lines(probes.get("metrics"), 2), "metrics", sink, false);
             Scrape b = scrape(sink.lines(probes.get("metrics" + AGAIN), 2), "metrics" + AGAIN, sink, false);
             double[] w = work(a, b);
-            if (w[0] >= 0 || w[1] >= 0) {
+            // a counter that went down is another process's (a restart between the takes, another replica): no
+            // comparison; nor takes closer than a scrape's own resolution
+            boolean comparable = a != null && b != null && !wentDown(a, b)
+                    && (interval < 0 || interval >= MIN_SCRAPE_INTERVAL_MS);
+            if (comparable && (w[0] >= 0 || w[1] >= 0)) {
                 tokens = w[0];
                 (worked(w) ? moved : still).add("tokens");
                 String done = b != null && "triton".equals(b.server) ? " requests completed" : " tokens";
@@ -600,6 +608,30 @@ final class LoadParser {
                 + (utilB >= 0 ? "; GPU max " + utilA + " → " + utilB + " %" : "");
         sink.add(new SecondLook(interval, growth, lastChanged, cpu, cpuPct, states, utilA, utilB, tokens, download,
                 running, waiting, String.join(",", moved), String.join(",", still), probe, 0, Text.excerpt(excerpt)));
+    }
+
+    private static final int AMBIGUOUS = -2;
+
+    /**
+     * The index in {@code b} just after the block of {@code a}'s last lines (up to three), found nearest the end; 0
+     * when the block is not in {@code b} (or {@code a} is empty); {@link #AMBIGUOUS} when it is there more than once.
+     */
+    static int endOfBlock(List<String> a, List<String> b) {
+        int k = Math.min(3, a.size());
+        if (k == 0) {
+            return 0;
+        }
+        List<String> block = a.subList(a.size() - k, a.size());
+        int found = -1;
+        for (int j = b.size() - k; j >= 0; j--) {
+            if (b.subList(j, j + k).equals(block)) {
+                if (found >= 0) {
+                    return AMBIGUOUS;
+                }
+                found = j + k;
+            }
+        }
+        return found < 0 ? 0 : found;
     }
 
     private static List<String> nonBlank(List<String> lines) {

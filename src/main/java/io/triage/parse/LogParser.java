@@ -197,11 +197,12 @@ final class LogParser {
 
     private static final com.google.re2j.Pattern SUPERVISOR_LINE = com.google.re2j.Pattern.compile("\\bsystemd\\[\\d+\\]: ");
     private static final com.google.re2j.Pattern UNIT_STARTED = com.google.re2j.Pattern.compile("\\bsystemd\\[\\d+\\]: Started \\S");
+    private static final com.google.re2j.Pattern SETUP_FAILED = com.google.re2j.Pattern.compile("\\bstatus=2[0-4][0-9]/");
     private static final com.google.re2j.Pattern MAIN_EXITED = com.google.re2j.Pattern.compile("\\bsystemd\\[\\d+\\]: \\S+: Main process exited, ");
 
     /** Whether no line of a log (its first lines looked at) carries a time. */
     private static boolean untimed(String text, ZoneOffset zone, int year) {
-        List<String> lines = Text.lines(text);
+        List<String> lines = Text.lines(text.length() > 1 << 16 ? text.substring(0, 1 << 16) : text);
         int looked = 0;
         for (String l : lines) {
             if (l.isBlank()) {
@@ -242,7 +243,8 @@ final class LogParser {
                 started = true;
                 ranSinceStart = false;
             } else if (MAIN_EXITED.matcher(t).find()) {
-                ranSinceStart = true;
+                // systemd's own exit statuses 200-243 (203/EXEC, 217/USER, 226/NAMESPACE…) say the server never ran
+                ranSinceStart = !SETUP_FAILED.matcher(t).find();
             }
         }
         return any && started && ranSinceStart;
@@ -437,7 +439,10 @@ final class LogParser {
             return text;
         }
         String probe = entries.get(d).probe();
-        for (int j = d + 1; j < entries.size() && j <= d + ArgsDump.WRAP_LINES && text.length() < ArgsDump.WRAP_CHARS; j++) {
+        // a dump printed one field per line (TGI's pretty "Args {" with some sixty fields) runs longer than a wrap
+        int limit = text.stripTrailing().endsWith("{") || text.stripTrailing().endsWith("(") ? ArgsDump.PRETTY_LINES
+                : ArgsDump.WRAP_LINES;
+        for (int j = d + 1; j < entries.size() && j <= d + limit && text.length() < ArgsDump.WRAP_CHARS; j++) {
             Entry next = entries.get(j);
             String piece = next.text().stripTrailing();
             if (!next.probe().equals(probe) || epochs[j] >= 0 || matched.get(j) != null || piece.isBlank()) {

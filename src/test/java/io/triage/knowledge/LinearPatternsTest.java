@@ -163,7 +163,7 @@ class LinearPatternsTest {
         assertEquals(List.of("ab"), List.of(LinePattern.startLiterals("abc*")), "a starred character is not required");
         assertEquals(List.of("abc"), List.of(LinePattern.startLiterals("abc+d")), "a repeated one is, once");
         for (String none : new String[] {"(?i)\\bfoo", "^foo", "[a-z]foo", "(?:foo)?bar", "\\d+ foo", "foo|[ab]",
-                "f", "(?<name>foo)", "(?:foo|bar", "\\bé"}) {
+                "f", "(?<name>foo)", "(?:foo|bar", "\\bé", "ab(?i)cd|ef", "(?:ab(?i)cd|ef)gh", "ab\\Q(\\E|cd\\Q)\\E"}) {
             assertEquals(null, LinePattern.startLiterals(none), none);
         }
         // where the literal first occurs without the word boundary, the search goes on to a later occurrence;
@@ -180,6 +180,9 @@ class LinearPatternsTest {
             }
         }
         assertEquals("22", p.find("xKilled process 1 Killed process 22").group("pid"));
+        // a flag after the start carries into the next branch: such a regex searches from the line's start
+        LinePattern flagged = LinePattern.compile("ab(?i)cd|ef", List.of());
+        assertTrue(flagged.find("xx EF") != null, "a later branch made caseless by a flag before it is still found");
     }
 
     @Test

@@ -544,6 +544,9 @@ class ParsersTest {
                 "Nov 20 10:14:36 ws systemd[1]: llama-server.service: Control process exited, code=exited, status=1/FAILURE", "");
         assertTrue(markers("llamacpp", Map.of("log_tail", tail, "journal", neverRan)).stream()
                 .noneMatch(m -> m.kind().equals("address-in-use") && m.currentRun()));
+        // the main process never ran (systemd's 203/EXEC): its launches wrote nothing to the file
+        assertTrue(markers("llamacpp", Map.of("log_tail", tail, "journal", ran.replace("status=1/FAILURE", "status=203/EXEC")))
+                .stream().noneMatch(m -> m.kind().equals("address-in-use") && m.currentRun()));
         // a timed log is ordered by its times, as before: the journal stays after it
         String timed = "[2026-11-20 10:14:36] main: couldn't bind HTTP server socket, hostname: 0.0.0.0, port: 8080\n";
         assertTrue(markers("llamacpp", Map.of("log_tail", timed, "journal", String.join("\n",
@@ -635,6 +638,37 @@ class ParsersTest {
         assertEquals(2, e.get(0).volatileUncorrectable());
         assertTrue(e.get(0).repairPending());
         assertFalse(e.get(0).remapFailed());
+    }
+
+    @Test
+    void theSecondTakeOfALogIsComparedByItsLastLinesAsABlock() {
+        List<String> a = List.of("x", "srv all slots are idle", "request: POST /completion 200", "srv all slots are idle");
+        // four lines added, the last of the first take among them again: the block says where the first take ended
+        List<String> b = new ArrayList<>(a);
+        b.addAll(List.of("slot launch", "request: POST /completion 200", "srv all slots are idle", "done"));
+        assertEquals(4, LoadParser.endOfBlock(a, b));
+        assertEquals(a.size(), LoadParser.endOfBlock(a, a));
+        assertEquals(0, LoadParser.endOfBlock(a, List.of("all new", "lines")));
+        // the block twice: what was added cannot be told
+        List<String> twice = new ArrayList<>(a);
+        twice.addAll(a.subList(1, 4));
+        assertTrue(LoadParser.endOfBlock(a, twice) < 0);
+    }
+
+    @Test
+    void aPrettyPrintedArgsDumpIsReadToItsClosingBrace() {
+        StringBuilder log = new StringBuilder("2024-05-01T10:00:00.000000Z  INFO text_generation_launcher: Args {\n");
+        for (int i = 0; i < 40; i++) {
+            log.append("    field_").append(i).append(": ").append(i).append(",\n");
+        }
+        log.append("    port: 8080,\n    max_total_tokens: 131072,\n}\n");
+        io.triage.capture.Capture c = new io.triage.capture.Capture("t", Map.of("log_tail",
+                new ProbeOutput("log_tail", null, log.toString(), "", 0, 0.01, false)), Map.of("server", "tgi"), Map.of(), List.of());
+        Map<String, String> read = new java.util.LinkedHashMap<>();
+        new FactBuilder(TestHome.triage().knowledge()).build(c, Map.of()).facts().stream()
+                .filter(io.triage.facts.ServerArg.class::isInstance).map(io.triage.facts.ServerArg.class::cast)
+                .forEach(x -> read.put(x.name(), x.value()));
+        assertEquals("131072", read.get("max_total_tokens"), read.toString());
     }
 
     @Test
