@@ -644,13 +644,13 @@ class ParsersTest {
     void theSecondTakeOfALogIsComparedByItsLastLinesAsABlock() {
         List<String> a = List.of("x", "srv all slots are idle", "request: POST /completion 200", "srv all slots are idle");
         // four lines added, the last of the first take among them again: the block says where the first take ended
-        List<String> b = new ArrayList<>(a);
+        List<String> b = new java.util.ArrayList<>(a);
         b.addAll(List.of("slot launch", "request: POST /completion 200", "srv all slots are idle", "done"));
         assertEquals(4, LoadParser.endOfBlock(a, b));
         assertEquals(a.size(), LoadParser.endOfBlock(a, a));
         assertEquals(0, LoadParser.endOfBlock(a, List.of("all new", "lines")));
         // the block twice: what was added cannot be told
-        List<String> twice = new ArrayList<>(a);
+        List<String> twice = new java.util.ArrayList<>(a);
         twice.addAll(a.subList(1, 4));
         assertTrue(LoadParser.endOfBlock(a, twice) < 0);
     }
