@@ -325,7 +325,8 @@ public final class FactBuilder {
         for (ProbeOutput p : capture.probes().values()) {
             // a listing is an extra probe's output: the standard probes and the logs are not looked through
             if (!readsByName(p.name()) && p.out() != null
-                    && p.out().contains(".incomplete")) {
+                    && (p.out().contains(".incomplete") || p.out().contains(".downloadInProgress")
+                        || p.out().contains("-partial"))) {
                 guarded(p, sink, o -> load.partialDownloads(o, c, z, sink));
                 break;
             }

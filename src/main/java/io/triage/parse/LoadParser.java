@@ -865,8 +865,8 @@ final class LoadParser {
     }
 
     /**
-     * A weights cache's listing ({@code ls -l}, any time style) with unfinished downloads ({@code *.incomplete}, as
-     * the Hugging Face hub writes them): the newest partial file, dated against the capture's clock in the host's
+     * A weights cache's listing ({@code ls -l}, any time style) with unfinished downloads ({@link #partial}): the
+     * newest partial file, dated against the capture's clock in the host's
      * zone (a listing without a date is of the look's day). Nothing when the capture has no clock.
      */
     void partialDownloads(ProbeOutput p, long clock, java.time.ZoneOffset zone, Sink sink) {
@@ -881,7 +881,7 @@ final class LoadParser {
         String name = "";
         for (int i = 0; i < lines.size() && i < 5000; i++) {
             String l = lines.get(i).strip();
-            if (!l.endsWith(".incomplete") || l.length() > 1024) {
+            if (!partial(l) || l.length() > 1024) {
                 continue;
             }
             String[] t = l.split("\\s+");
@@ -922,6 +922,14 @@ final class LoadParser {
             sink.add(new io.triage.facts.WeightDownload(Text.excerpt(name), size, clock - newest, p.name(), at,
                     Text.excerpt(lines.get(at - 1))));
         }
+    }
+
+    /**
+     * Whether a listing's line names an unfinished download: the Hugging Face hub's {@code *.incomplete}, llama.cpp's
+     * {@code *.downloadInProgress} (common/download.cpp, for {@code -hf}), Ollama's {@code sha256-…-partial} blobs.
+     */
+    static boolean partial(String line) {
+        return line.endsWith(".incomplete") || line.endsWith(".downloadInProgress") || line.endsWith("-partial");
     }
 
     /** Whether {@code s} is a run of 1 to 15 ASCII digits (a file size). */

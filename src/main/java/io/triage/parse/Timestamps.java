@@ -323,7 +323,20 @@ final class Timestamps {
      * abbreviation such as CST names several zones: not guessed); else null.
      */
     static OffsetDateTime plainDate(String s) {
-        if (s.length() > 64 || !(s.contains(" UTC ") || s.contains(" GMT "))) {
+        if (s.length() > 64) {
+            return null;
+        }
+        if (!(s.contains(" UTC ") || s.contains(" GMT "))) {
+            // date's default output in a zone whose abbreviation names one offset: "Tue Dec 15 14:20:16 CET 2026"
+            String[] f = s.strip().replace("  ", " ").split(" ");
+            if (f.length == 6 && ZONES.containsKey(f[4])) {
+                try {
+                    return LocalDateTime.parse(f[0] + " " + f[1] + " " + f[2] + " " + f[3] + " " + f[5], SMI_HEADER)
+                            .atOffset(ZONES.get(f[4]));
+                } catch (DateTimeParseException e) {
+                    return null;
+                }
+            }
             return null;
         }
         String t = s.strip().replace("  ", " "); // a one-digit day is padded: "Dec  1"
@@ -334,6 +347,17 @@ final class Timestamps {
             return null;
         }
     }
+
+    /** Zone abbreviations date prints that name one offset each (CST, IST, BST name several: not read). */
+    private static final java.util.Map<String, ZoneOffset> ZONES = java.util.Map.ofEntries(
+            java.util.Map.entry("CET", ZoneOffset.ofHours(1)), java.util.Map.entry("CEST", ZoneOffset.ofHours(2)),
+            java.util.Map.entry("EET", ZoneOffset.ofHours(2)), java.util.Map.entry("EEST", ZoneOffset.ofHours(3)),
+            java.util.Map.entry("WET", ZoneOffset.ofHours(0)), java.util.Map.entry("WEST", ZoneOffset.ofHours(1)),
+            java.util.Map.entry("EST", ZoneOffset.ofHours(-5)), java.util.Map.entry("EDT", ZoneOffset.ofHours(-4)),
+            java.util.Map.entry("PST", ZoneOffset.ofHours(-8)), java.util.Map.entry("PDT", ZoneOffset.ofHours(-7)),
+            java.util.Map.entry("MST", ZoneOffset.ofHours(-7)), java.util.Map.entry("MDT", ZoneOffset.ofHours(-6)),
+            java.util.Map.entry("JST", ZoneOffset.ofHours(9)), java.util.Map.entry("KST", ZoneOffset.ofHours(9)),
+            java.util.Map.entry("AEST", ZoneOffset.ofHours(10)), java.util.Map.entry("AEDT", ZoneOffset.ofHours(11)));
 
     private static final java.time.format.DateTimeFormatter SMI_HEADER = java.time.format.DateTimeFormatter
             .ofPattern("EEE MMM d HH:mm:ss yyyy", java.util.Locale.ENGLISH);

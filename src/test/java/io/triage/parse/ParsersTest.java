@@ -479,6 +479,13 @@ class ParsersTest {
         assertEquals(t - 3600, Timestamps.log("2026-11-30T00:31:01+01:00 x", utc, 2026));
         assertEquals(-1, Timestamps.log("INFO:     127.0.0.1:43912 - \"POST /v1/completions HTTP/1.1\" 200 OK", utc, 2026));
         assertEquals(-1, Timestamps.log("[2026-13-45 99:99:99] impossible", utc, 2026));
+        // date's default output in a zone whose abbreviation names one offset, and one that names several
+        assertEquals(java.time.LocalDateTime.of(2026, 12, 15, 13, 20, 16).toEpochSecond(utc),
+                Timestamps.plainDate("Tue Dec 15 14:20:16 CET 2026").toEpochSecond());
+        assertEquals(null, Timestamps.plainDate("Tue Dec 15 14:20:16 CST 2026"));
+        assertTrue(LoadParser.partial("-rw-r--r-- 1 a a 12 14:21 x.gguf.downloadInProgress"));
+        assertTrue(LoadParser.partial("-rw-r--r-- 1 a a 12 14:21 sha256-3291abe70f16-partial"));
+        assertFalse(LoadParser.partial("-rw-r--r-- 1 a a 12 14:21 model.safetensors"));
     }
 
     private static List<io.triage.facts.LogMarker> markers(String log) {
