@@ -20,6 +20,19 @@ final class ArgsDump {
             goMap(line, goMap + "env=\"map[".length(), out);
             return out;
         }
+        // LMDeploy: "input backend=pytorch, backend_config=PytorchEngineConfig(dtype='auto', tp=1, …)": the engine
+        // that runs (turbomind falls back to pytorch for a model it does not support), then its configuration
+        int backend = line.indexOf("input backend=");
+        if (backend >= 0) {
+            int from = backend + "input backend=".length();
+            int to = from;
+            while (to < line.length() && (Character.isLetterOrDigit(line.charAt(to)) || line.charAt(to) == '_')) {
+                to++;
+            }
+            if (to > from) {
+                out.add(Map.entry("backend", line.substring(from, to)));
+            }
+        }
         int start = openingBracket(line);
         if (start < 0) {
             return out;
@@ -167,7 +180,8 @@ final class ArgsDump {
     }
 
     private static int openingBracket(String line) {
-        String[] anchors = {"server_args=", "non-default args:", "args: Namespace", "Args {", "Namespace(", "args="};
+        String[] anchors = {"server_args=", "non-default args:", "args: Namespace", "Args {", "Namespace(", "args=",
+                "backend_config="};
         for (String a : anchors) {
             int at = line.indexOf(a);
             if (at >= 0) {

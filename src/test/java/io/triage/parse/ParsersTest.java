@@ -88,6 +88,17 @@ class ParsersTest {
     }
 
     @Test
+    void lmdeploysEngineConfigLineSaysWhichEngineRuns() {
+        Map<String, String> args = new java.util.LinkedHashMap<>();
+        ArgsDump.parse("2026-12-02 08:14:09,742 - lmdeploy - INFO - async_engine.py:130 - input backend=pytorch, "
+                + "backend_config=PytorchEngineConfig(dtype='auto', tp=1, session_len=32768, max_batch_size=1024)")
+                .forEach(e -> args.put(e.getKey(), e.getValue()));
+        assertEquals("pytorch", args.get("backend"), args.toString());
+        assertEquals("32768", args.get("session_len"), args.toString());
+        assertEquals("1", args.get("tp"), args.toString());
+    }
+
+    @Test
     void aDumpAPasteWrappedIsReadWholeFromItsPieces() {
         String first = "Nov 18 09:40:12 h ollama[48211]: time=2026-11-18T09:40:12.402Z level=INFO source=routes.go:1331"
                 + " msg=\"server config\" env=\"map[CUDA_VISIBLE_DEVICES: OLLAMA_CONTEXT_LEN";
