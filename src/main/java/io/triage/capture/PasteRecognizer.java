@@ -909,6 +909,11 @@ public final class PasteRecognizer {
      * connection; the server's own log never raises them. An error status from the server
      * ({@code openai.InternalServerError: Error code: 500 - {…}}) carries the server's message and stays evidence.
      */
+    /** Words a count is followed by in command output (ping, wc, ls, du): a number before them is no PID. */
+    private static final java.util.Set<String> COUNTED = java.util.Set.of("bytes", "byte", "packets", "packet", "files",
+            "file", "lines", "line", "errors", "error", "items", "entries", "rows", "processes", "requests", "tokens",
+            "kb", "kib", "mb", "mib", "gb", "gib", "tb", "tib", "of", "%", "seconds", "secs", "ms", "minutes", "hours");
+
     private boolean clientOutput(Work w, int from, int to) {
         boolean sdk = false;
         for (int i = from; i <= to && i - from < 4000; i++) {
@@ -1360,8 +1365,11 @@ public final class PasteRecognizer {
             if (tok.length == 2 && tok[1].contains(".") && decimal(tok[1]) && tok[0].length() == 3) {
                 return Kind.HEALTH; // curl -w '%{http_code} %{time_total}'
             }
-            // bash's history prints "  514  vllm serve …", its number and two spaces: a command once typed, not a process
-            if (!digits(tok[1]) && tok[1].indexOf(',') < 0 && !s.startsWith(tok[0] + "  ")) {
+            // bash's history prints "  514  vllm serve …", its number and two spaces: a command once typed, not a process;
+            // a count of things ("3 packets transmitted, 0 received", "64 bytes from …", "12 files") is no process either
+            if (!digits(tok[1]) && tok[1].indexOf(',') < 0 && !s.startsWith(tok[0] + "  ")
+                    && !COUNTED.contains(tok[1].toLowerCase(java.util.Locale.ROOT))
+                    && (tok[0].length() >= 2 || tok[1].startsWith("/"))) {
                 return Kind.PGREP;
             }
         }

@@ -177,6 +177,23 @@ class PasteRecognizerTest {
     }
 
     @Test
+    void aCountOfThingsIsNoProcessLine() {
+        String paste = """
+                PING 10.0.0.12 (10.0.0.12) 56(84) bytes of data.
+                From 10.0.0.11 icmp_seq=1 Destination Host Unreachable
+
+                --- 10.0.0.12 ping statistics ---
+                3 packets transmitted, 0 received, +3 errors, 100% packet loss, time 2047ms
+                64 bytes from 10.0.0.12: icmp_seq=1 ttl=64 time=0.211 ms
+                """;
+        Recognition r = RECOGNIZER.recognise(paste);
+        assertTrue(r.capture().probe("pgrep").isEmpty(), r.summary()::toString);
+        // a real pgrep -a line still is one
+        assertTrue(RECOGNIZER.recognise("48133 python3 -m sglang.launch_server --port 30000\n").capture().probe("pgrep")
+                .isPresent());
+    }
+
+    @Test
     void tritonsClientDeadlineIsTheCallersOutputButTritonsOwnUnavailableStaysEvidence() {
         String frames = """
                 Traceback (most recent call last):
