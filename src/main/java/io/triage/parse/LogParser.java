@@ -36,7 +36,7 @@ final class LogParser {
     private record Entry(String text, int absLine, String probe, int probeLine, boolean barFromItsStart, long stamped) {
         Entry(String raw, int absLine, String probe, int probeLine) {
             this(clean(raw), absLine, probe, probeLine, raw.indexOf('\r') > 0 && raw.length() <= 1 << 16
-                    && barBegunHere(raw.substring(0, raw.indexOf('\r'))), dockerJsonTime(raw));
+                    && barBegunHere(raw.substring(0, raw.indexOf('\r'))), stampOf(raw));
         }
 
         Entry(String text, int absLine, String probe, int probeLine, boolean barFromItsStart) {
@@ -49,6 +49,12 @@ final class LogParser {
      * seconds, or -1 when the line is no such record: a zone-less time inside the line (vLLM's "INFO 03-11 14:02:04")
      * is the container's clock, often UTC on a host that runs another zone, and the record's time says which.
      */
+    /** The time a container runtime's record gives its line (Docker's json-file, the kubelet's CRI file), or -1. */
+    static long stampOf(String raw) {
+        long t = dockerJsonTime(raw);
+        return t >= 0 ? t : criTime(raw);
+    }
+
     static long dockerJsonTime(String raw) {
         int head = Math.min(raw.length(), 64);
         int open = raw.indexOf("{\"log\":\"");
@@ -75,6 +81,43 @@ final class LogParser {
      * "vllm_1  | "): a name, its replica number, spaces and a bar. The line behind it keeps its own shape (a journal
      * line, a record with its time) and is read as it.
      */
+    /**
+     * The length of the prefix the kubelet's CRI runtime puts before each line of a container's log file
+     * ({@code /var/log/pods/…/0.log}: {@code 2026-10-06T14:05:22.004194289Z stderr F }), or 0 when the line has none.
+     */
+    static int criPrefix(String line) {
+        int n = line.length();
+        if (n < 32 || line.charAt(4) != '-' || line.charAt(10) != 'T' || !Character.isDigit(line.charAt(0))) {
+            return 0;
+        }
+        int sp = line.indexOf(' ');
+        if (sp < 20 || sp > 40) {
+            return 0;
+        }
+        int stream = sp + 1;
+        String rest = line.substring(stream, Math.min(n, stream + 9));
+        int after;
+        if (rest.startsWith("stdout ") || rest.startsWith("stderr ")) {
+            after = stream + 7;
+        } else {
+            return 0;
+        }
+        if (after + 1 < n && (line.charAt(after) == 'F' || line.charAt(after) == 'P') && line.charAt(after + 1) == ' ') {
+            return after + 2;
+        }
+        return 0;
+    }
+
+    /** The time a CRI log line's prefix gives, epoch seconds, or -1. */
+    static long criTime(String raw) {
+        int p = criPrefix(raw);
+        if (p == 0) {
+            return -1;
+        }
+        java.time.OffsetDateTime odt = Timestamps.isoInstant(raw.substring(0, raw.indexOf(' ')));
+        return odt == null ? -1 : odt.toEpochSecond();
+    }
+
     static String withoutComposePrefix(String line) {
         int n = Math.min(line.length(), 96);
         int i = 0;
@@ -115,6 +158,10 @@ final class LogParser {
             // a record read from the file, or shown behind a prefix (compose's "service  | ")
             String inner = dockerJsonLog(json == 0 ? line : line.substring(json));
             line = inner == null ? line : line.substring(0, json) + inner;
+        }
+        int cri = criPrefix(line);
+        if (cri > 0) {
+            line = line.substring(cri);
         }
         String s = withoutComposePrefix(line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line);
         // srun --label puts the task's number before each of its lines ("1: "): the line behind it is the server's

@@ -1,0 +1,1 @@
+systemctl status vllm.service --no-pager -n 6

@@ -1,0 +1,1 @@
+journalctl -u ollama --no-pager -n 40

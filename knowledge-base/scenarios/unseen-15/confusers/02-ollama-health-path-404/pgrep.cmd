@@ -1,0 +1,1 @@
+pgrep -fa 'sglang|vllm|launch_server|python|ollama|llama-server'

@@ -1,0 +1,1 @@
+tail -n 60 /home/ml/logs/llama-server.log

@@ -1,0 +1,1 @@
+grep -n -E 'server_args|Shutting down|launch_server|fired up|Traceback|Error|Killed|address already' /var/lib/docker/containers/8c1f4e7a2b9d03c6e5f1a7b8d2c4e6f80a1b3c5d7e9f1a2b4c6d8e0f2a4b6c8d/8c1f4e7a2b9d03c6e5f1a7b8d2c4e6f80a1b3c5d7e9f1a2b4c6d8e0f2a4b6c8d-json.log | tail -30

@@ -1,0 +1,1 @@
+tail -n 60 /home/mlops/logs/sglang-qwen3-235b.log

@@ -1,0 +1,1 @@
+nvidia-smi -q | grep -i -A 2 fabric

@@ -1,0 +1,1 @@
+systemctl status vllm.service nvidia-fabricmanager.service --no-pager -l

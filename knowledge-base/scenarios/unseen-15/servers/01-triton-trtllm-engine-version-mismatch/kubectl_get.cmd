@@ -1,0 +1,1 @@
+kubectl -n inference get pods -o wide

@@ -1,0 +1,1 @@
+cat /etc/supervisor/conf.d/lmdeploy-qwen.conf

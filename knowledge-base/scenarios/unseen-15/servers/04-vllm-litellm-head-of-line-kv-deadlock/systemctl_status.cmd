@@ -1,0 +1,1 @@
+systemctl status vllm-gemma.service --no-pager -n 0
