@@ -501,31 +501,15 @@ public final class LinePattern {
 
     /** The regex's top-level alternatives, or null when its parentheses or brackets do not balance. */
     private static List<String> splitTop(String r) {
-        List<String> out = new java.util.ArrayList<>();
-        int depth = 0;
-        int start = 0;
-        for (int i = 0; i < r.length(); i++) {
-            char c = r.charAt(i);
-            if (c == '\\') {
-                i++;
-            } else if (c == '[') {
-                i = classEnd(r, i);
-                if (i < 0) {
-                    return null;
-                }
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                if (--depth < 0) {
-                    return null;
-                }
-            } else if (c == '|' && depth == 0) {
-                out.add(r.substring(start, i));
-                start = i + 1;
-            }
-        }
-        if (depth != 0) {
+        List<Integer> bars = new java.util.ArrayList<>();
+        if (walk(r, 0, bars) < 0) {
             return null;
+        }
+        List<String> out = new java.util.ArrayList<>();
+        int start = 0;
+        for (int bar : bars) {
+            out.add(r.substring(start, bar));
+            start = bar + 1;
         }
         out.add(r.substring(start));
         return out;
@@ -533,8 +517,17 @@ public final class LinePattern {
 
     /** The index of the parenthesis that closes the one at {@code open}, or -1. */
     private static int closing(String r, int open) {
+        return walk(r, open, null);
+    }
+
+    /**
+     * Walks the regex from {@code from}, escapes and classes skipped: with {@code bars} null, the index of the
+     * parenthesis that closes the group opened at {@code from}; with {@code bars}, the regex's length after noting
+     * each top-level {@code |} in it. -1 when the parentheses or brackets do not balance.
+     */
+    private static int walk(String r, int from, List<Integer> bars) {
         int depth = 0;
-        for (int i = open; i < r.length(); i++) {
+        for (int i = from; i < r.length(); i++) {
             char c = r.charAt(i);
             if (c == '\\') {
                 i++;
@@ -545,11 +538,18 @@ public final class LinePattern {
                 }
             } else if (c == '(') {
                 depth++;
-            } else if (c == ')' && --depth == 0) {
-                return i;
+            } else if (c == ')') {
+                if (--depth < 0) {
+                    return -1;
+                }
+                if (depth == 0 && bars == null) {
+                    return i;
+                }
+            } else if (c == '|' && depth == 0 && bars != null) {
+                bars.add(i);
             }
         }
-        return -1;
+        return bars != null && depth == 0 ? r.length() : -1;
     }
 
     /** The index of the bracket that closes the class opened at {@code open} ({@code []…]}, {@code [^]…]}), or -1. */
