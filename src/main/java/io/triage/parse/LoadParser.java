@@ -922,6 +922,62 @@ final class LoadParser {
             sink.add(new io.triage.facts.WeightDownload(Text.excerpt(name), size, clock - newest, p.name(), at,
                     Text.excerpt(lines.get(at - 1))));
         }
+        listedTwice(p, lines, sink);
+    }
+
+    /**
+     * The same unfinished downloads listed twice in one probe ({@code ls -l …; sleep 60; ls -l …}, the way people
+     * watch a download): how much they grew between the first and the last listing, as a second look whose only
+     * signal is the download. Nothing when no partial file is listed twice.
+     */
+    private static void listedTwice(ProbeOutput p, List<String> lines, Sink sink) {
+        Map<String, long[]> sizes = new LinkedHashMap<>(); // name -> {first, last, times listed, first line}
+        long interval = -1;
+        for (int i = 0; i < lines.size() && i < 5000; i++) {
+            String l = lines.get(i).strip();
+            Matcher sl = SLEEP.matcher(l);
+            if (interval < 0 && sl.find()) {
+                interval = Long.parseLong(sl.group(1)) * 1000;
+            }
+            if (!partial(l) || l.length() > 1024) {
+                continue;
+            }
+            String[] t = fields(l);
+            long bytes = -1;
+            for (int k = t.length - 2; k >= 1 && bytes < 0; k--) {
+                // the size stands before the date and time: the longest run of digits among the fields before the name
+                if (size(t[k]) && t[k].length() >= 4) {
+                    bytes = Long.parseLong(t[k]);
+                }
+            }
+            if (bytes < 0) {
+                continue;
+            }
+            long[] v = sizes.computeIfAbsent(t[t.length - 1], k -> new long[] {-1, -1, 0, 0});
+            if (v[2] == 0) {
+                v[0] = bytes;
+                v[3] = i + 1;
+            }
+            v[1] = bytes;
+            v[2]++;
+        }
+        long growth = 0;
+        int firstLine = 0;
+        boolean twice = false;
+        for (long[] v : sizes.values()) {
+            if (v[2] >= 2) {
+                twice = true;
+                growth += Math.max(0, v[1] - v[0]);
+                firstLine = firstLine == 0 ? (int) v[3] : firstLine;
+            }
+        }
+        if (!twice) {
+            return;
+        }
+        String excerpt = "unfinished downloads listed twice" + (interval > 0 ? ", " + interval / 1000 + " s apart" : "")
+                + ": +" + growth + " bytes";
+        sink.add(new SecondLook(interval, -1, false, -1, -1, "", -1, -1, -1, growth, -1, -1, growth > 0 ? "download" : "",
+                growth > 0 ? "" : "download", p.name(), firstLine, excerpt));
     }
 
     /**

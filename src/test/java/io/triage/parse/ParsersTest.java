@@ -690,6 +690,20 @@ class ParsersTest {
     }
 
     @Test
+    void unfinishedDownloadsListedTwiceInOnePasteAreASecondLook() {
+        String ls = String.join("\n", "$ date; ls -l ~/.cache/llama.cpp/", "Tue Dec 15 14:20:16 CET 2026",
+                "-rw-rw-r-- 1 ana ana 12257615872 14:20:16 m-00002-of-00003.gguf.downloadInProgress",
+                "$ sleep 60; date; ls -l ~/.cache/llama.cpp/ | grep downloadInProgress", "Tue Dec 15 14:21:16 CET 2026",
+                "-rw-rw-r-- 1 ana ana 13354651648 14:21:16 m-00002-of-00003.gguf.downloadInProgress", "");
+        io.triage.facts.SecondLook look = facts(Map.of("ls_cache", ls)).stream()
+                .filter(io.triage.facts.SecondLook.class::isInstance).map(io.triage.facts.SecondLook.class::cast)
+                .findFirst().orElseThrow();
+        assertEquals(13354651648L - 12257615872L, look.downloadBytes());
+        assertEquals(60_000, look.intervalMs());
+        assertEquals("download", look.moved());
+    }
+
+    @Test
     void aNetworkFileServerTheKernelLastSaidDoesNotAnswerIsAnEvent() {
         String silent = "[Fri Nov 14 03:01:14 2025] nfs: server nas-ml01 not responding, still trying\n";
         assertEquals(List.of("nas-ml01"), kernelEvents(Map.of("dmesg", silent)).stream()
