@@ -764,7 +764,7 @@ public final class PasteRecognizer {
     }
 
     /** Up to {@code max} whitespace-separated tokens. */
-    static String[] tokens(String s, int max) {
+    public static String[] tokens(String s, int max) {
         List<String> out = new ArrayList<>();
         int i = 0;
         int n = s.length();

@@ -421,15 +421,12 @@ public final class LinePattern {
         if (regex.contains("\\Q") || hasFlag(regex)) {
             return null;
         }
-        List<String> branches = splitTop(regex);
-        if (branches == null) {
-            return null;
-        }
+        List<String> branches = RegexLiterals.splitTopLevel(regex);
         List<String> out = new java.util.ArrayList<>();
         for (String b : branches) {
             String s = b.startsWith("\\b") ? b.substring(2) : b;
             if (s.startsWith("(?:")) {
-                int close = closing(s, 0);
+                int close = RegexLiterals.matching(s, 0);
                 if (close < 0 || close + 1 < s.length() && "?*{".indexOf(s.charAt(close + 1)) >= 0) {
                     return null;
                 }
@@ -497,79 +494,6 @@ public final class LinePattern {
             }
         }
         return b.length() >= 2 ? b.toString() : null;
-    }
-
-    /** The regex's top-level alternatives, or null when its parentheses or brackets do not balance. */
-    private static List<String> splitTop(String r) {
-        List<Integer> bars = new java.util.ArrayList<>();
-        if (walk(r, 0, bars) < 0) {
-            return null;
-        }
-        List<String> out = new java.util.ArrayList<>();
-        int start = 0;
-        for (int bar : bars) {
-            out.add(r.substring(start, bar));
-            start = bar + 1;
-        }
-        out.add(r.substring(start));
-        return out;
-    }
-
-    /** The index of the parenthesis that closes the one at {@code open}, or -1. */
-    private static int closing(String r, int open) {
-        return walk(r, open, null);
-    }
-
-    /**
-     * Walks the regex from {@code from}, escapes and classes skipped: with {@code bars} null, the index of the
-     * parenthesis that closes the group opened at {@code from}; with {@code bars}, the regex's length after noting
-     * each top-level {@code |} in it. -1 when the parentheses or brackets do not balance.
-     */
-    private static int walk(String r, int from, List<Integer> bars) {
-        int depth = 0;
-        for (int i = from; i < r.length(); i++) {
-            char c = r.charAt(i);
-            if (c == '\\') {
-                i++;
-            } else if (c == '[') {
-                i = classEnd(r, i);
-                if (i < 0) {
-                    return -1;
-                }
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                if (--depth < 0) {
-                    return -1;
-                }
-                if (depth == 0 && bars == null) {
-                    return i;
-                }
-            } else if (c == '|' && depth == 0 && bars != null) {
-                bars.add(i);
-            }
-        }
-        return bars != null && depth == 0 ? r.length() : -1;
-    }
-
-    /** The index of the bracket that closes the class opened at {@code open} ({@code []…]}, {@code [^]…]}), or -1. */
-    private static int classEnd(String r, int open) {
-        int i = open + 1;
-        if (i < r.length() && r.charAt(i) == '^') {
-            i++;
-        }
-        if (i < r.length() && r.charAt(i) == ']') {
-            i++;
-        }
-        for (; i < r.length(); i++) {
-            char c = r.charAt(i);
-            if (c == '\\') {
-                i++;
-            } else if (c == ']') {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /** The named groups' values, read from whichever engine matched. */

@@ -179,15 +179,12 @@ final class RegexLiterals {
      */
     private static int walk(String r, int from, java.util.function.BiPredicate<Integer, Integer> visit) {
         int depth = 0;
-        boolean inClass = false;
         for (int i = from; i < r.length(); i++) {
             char c = r.charAt(i);
             if (c == '\\') {
                 i++;
-            } else if (inClass) {
-                inClass = c != ']';
             } else if (c == '[') {
-                inClass = true;
+                i = skipClass(r, i); // a ']' first in the class ([]a], [^]a]) is one of its characters
             } else if (c == '(' || c == ')' || c == '|') {
                 if (visit.test(i, depth)) {
                     return i;
@@ -198,7 +195,8 @@ final class RegexLiterals {
         return -1;
     }
 
-    private static int matching(String r, int open) {
+    /** The index of the parenthesis that closes the one at {@code open}, or -1. */
+    static int matching(String r, int open) {
         return walk(r, open, (i, depth) -> r.charAt(i) == ')' && depth == 1);
     }
 
@@ -219,7 +217,8 @@ final class RegexLiterals {
         return j;
     }
 
-    private static List<String> splitTopLevel(String regex) {
+    /** The regex's top-level alternatives. */
+    static List<String> splitTopLevel(String regex) {
         List<String> parts = new ArrayList<>();
         int[] start = {0};
         walk(regex, 0, (i, depth) -> {

@@ -34,9 +34,36 @@ final class ArgsDump {
             }
         }
         int start = openingBracket(line);
-        if (start < 0) {
-            return out;
+        if (start >= 0) {
+            items(line, start, out);
         }
+        return out;
+    }
+
+    /** Lines of a wrapped dump joined at most: a dump is one line, a paste wraps it into a few. */
+    static final int WRAP_LINES = 12;
+    /** Lines of a dump printed one field per line ({@code Args {} then {@code model_id: "…",} …) joined at most. */
+    static final int PRETTY_LINES = 200;
+    /** Characters of a wrapped dump joined at most. */
+    static final int WRAP_CHARS = 16_384;
+
+    /** Whether a dump's map or brackets are still open at the line's end: a wrapped paste's first line. */
+    static boolean open(String line) {
+        int goMap = line.indexOf("env=\"map[");
+        if (goMap >= 0) {
+            return line.indexOf("]\"", goMap) < 0;
+        }
+        int start = openingBracket(line);
+        return start >= 0 && items(line, start, null) < 0;
+    }
+
+    /**
+     * Walks a dump from its opening bracket at {@code start}, quotes and nested brackets kept whole: each top-level
+     * item (parted by commas) into {@code out} when given, and the index of the bracket that closes the dump, or -1
+     * when the line ends first (a cut-off or wrapped dump: its last item goes in only if its quotes and brackets
+     * closed and it does not end in an ellipsis).
+     */
+    private static int items(String line, int start, List<Map.Entry<String, String>> out) {
         int depth = 0;
         char quote = 0;
         int itemStart = start + 1;
@@ -56,61 +83,24 @@ final class ArgsDump {
                 depth++;
             } else if (c == ')' || c == ']' || c == '}') {
                 if (depth == 0) {
-                    item(line.substring(itemStart, i), out);
-                    return out;
+                    if (out != null) {
+                        item(line.substring(itemStart, i), out);
+                    }
+                    return i;
                 }
                 depth--;
-            } else if (c == ',' && depth == 0) {
+            } else if (c == ',' && depth == 0 && out != null) {
                 item(line.substring(itemStart, i), out);
                 itemStart = i + 1;
             }
         }
-        // cut off: the last item is incomplete unless its quotes and brackets closed
-        if (quote == 0 && depth == 0) {
+        if (out != null && quote == 0 && depth == 0) {
             String last = line.substring(itemStart);
             if (!last.endsWith("...") && !last.endsWith("…")) {
                 item(last, out);
             }
         }
-        return out;
-    }
-
-    /** Lines of a wrapped dump joined at most: a dump is one line, a paste wraps it into a few. */
-    static final int WRAP_LINES = 12;
-    /** Lines of a dump printed one field per line ({@code Args {} then {@code model_id: "…",} …) joined at most. */
-    static final int PRETTY_LINES = 200;
-    /** Characters of a wrapped dump joined at most. */
-    static final int WRAP_CHARS = 16_384;
-
-    /** Whether a dump's map or brackets are still open at the line's end: a wrapped paste's first line. */
-    static boolean open(String line) {
-        int goMap = line.indexOf("env=\"map[");
-        if (goMap >= 0) {
-            return line.indexOf("]\"", goMap) < 0;
-        }
-        int start = openingBracket(line);
-        if (start < 0) {
-            return false;
-        }
-        int depth = 0;
-        char quote = 0;
-        for (int i = start; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quote != 0) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == quote) {
-                    quote = 0;
-                }
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-            } else if (c == '(' || c == '[' || c == '{') {
-                depth++;
-            } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
-                return false;
-            }
-        }
-        return true;
+        return -1;
     }
 
     /**

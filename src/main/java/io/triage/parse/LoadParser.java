@@ -611,6 +611,8 @@ final class LoadParser {
     }
 
     private static final int AMBIGUOUS = -2;
+    /** Fields of a listing's line read at most: a process's arguments or a file name come last. */
+    private static final int FIELDS_MAX = 256;
 
     /**
      * The index in {@code b} just after the block of {@code a}'s last lines (up to three), found nearest the end; 0
@@ -675,7 +677,7 @@ final class LoadParser {
             if (l.isEmpty()) {
                 continue;
             }
-            String[] f = fields(l);
+            String[] f = io.triage.capture.PasteRecognizer.tokens(l, FIELDS_MAX);
             if (time < 0) {
                 for (int i = 0; i < f.length; i++) {
                     switch (f[i].toUpperCase(java.util.Locale.ROOT)) {
@@ -703,26 +705,6 @@ final class LoadParser {
             out.put(f[pid], new long[] {secs, stat >= 0 && !f[stat].isEmpty() ? f[stat].charAt(0) : 0});
         }
         return out;
-    }
-
-    /** The line's fields, split at runs of spaces and tabs. */
-    private static String[] fields(String l) {
-        List<String> out = new ArrayList<>();
-        int i = 0;
-        int n = l.length();
-        while (i < n) {
-            while (i < n && (l.charAt(i) == ' ' || l.charAt(i) == '\t')) {
-                i++;
-            }
-            int start = i;
-            while (i < n && l.charAt(i) != ' ' && l.charAt(i) != '\t') {
-                i++;
-            }
-            if (i > start) {
-                out.add(l.substring(start, i));
-            }
-        }
-        return out.toArray(new String[0]);
     }
 
     /** The highest utilisation.gpu of an {@code nvidia-smi --query-gpu} CSV (its first "N %" field per row), or -1. */
@@ -942,7 +924,7 @@ final class LoadParser {
             if (!partial(l) || l.length() > 1024) {
                 continue;
             }
-            String[] t = fields(l);
+            String[] t = io.triage.capture.PasteRecognizer.tokens(l, FIELDS_MAX);
             long bytes = -1;
             for (int k = t.length - 2; k >= 1 && bytes < 0; k--) {
                 // the size stands before the date and time: the longest run of digits among the fields before the name

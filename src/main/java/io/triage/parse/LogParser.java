@@ -49,6 +49,19 @@ final class LogParser {
      * seconds, or -1 when the line is no such record: a zone-less time inside the line (vLLM's "INFO 03-11 14:02:04")
      * is the container's clock, often UTC on a host that runs another zone, and the record's time says which.
      */
+    /**
+     * Where a Docker json-file record ({@code {"log":"…}) opens in the line, looked for in its head only (most lines
+     * hold no brace, and a record sits at the start or behind a short prefix such as compose's), or -1.
+     */
+    static int jsonRecordAt(String line) {
+        for (int i = 0, n = Math.min(line.length(), 64); i < n; i++) {
+            if (line.charAt(i) == '{') {
+                return line.startsWith("{\"log\":\"", i) ? i : -1;
+            }
+        }
+        return -1;
+    }
+
     /** The time a container runtime's record gives its line (Docker's json-file, the kubelet's CRI file), or -1. */
     static long stampOf(String raw) {
         long t = dockerJsonTime(raw);
@@ -56,9 +69,7 @@ final class LogParser {
     }
 
     static long dockerJsonTime(String raw) {
-        int head = Math.min(raw.length(), 64);
-        int open = raw.indexOf("{\"log\":\"");
-        if (open < 0 || open >= head) {
+        if (jsonRecordAt(raw) < 0) {
             return -1;
         }
         int t = raw.lastIndexOf("\"time\":\"");
@@ -147,13 +158,7 @@ final class LogParser {
      * returns overwrote (progress bars), the last non-empty segment.
      */
     static String clean(String line) {
-        int json = -1; // a json-file record's opening, looked for in the line's head only (most lines hold no brace)
-        for (int i = 0, n = Math.min(line.length(), 64); i < n; i++) {
-            if (line.charAt(i) == '{') {
-                json = line.startsWith("{\"log\":\"", i) ? i : -1;
-                break;
-            }
-        }
+        int json = jsonRecordAt(line);
         if (json >= 0) {
             // a record read from the file, or shown behind a prefix (compose's "service  | ")
             String inner = dockerJsonLog(json == 0 ? line : line.substring(json));

@@ -533,10 +533,7 @@ class ParsersTest {
     }
 
     private static List<io.triage.facts.LogMarker> markers(String server, Map<String, String> files) {
-        Map<String, ProbeOutput> probes = new LinkedHashMap<>();
-        files.forEach((n, out) -> probes.put(n, new ProbeOutput(n, null, out, "", 0, 0.01, false)));
-        io.triage.capture.Capture c = new io.triage.capture.Capture("t", probes, Map.of("server", server), Map.of(), List.of());
-        return new FactBuilder(TestHome.triage().knowledge()).build(c, Map.of()).facts().stream()
+        return facts(Map.of("server", server), files).stream()
                 .filter(io.triage.facts.LogMarker.class::isInstance).map(io.triage.facts.LogMarker.class::cast).toList();
     }
 
@@ -574,9 +571,14 @@ class ParsersTest {
     }
 
     private static List<Object> facts(Map<String, String> files) {
+        return facts(Map.of(), files);
+    }
+
+    /** The facts of a capture of these probe outputs (each rc 0), with this target. */
+    private static List<Object> facts(Map<String, String> target, Map<String, String> files) {
         Map<String, ProbeOutput> probes = new LinkedHashMap<>();
         files.forEach((n, out) -> probes.put(n, new ProbeOutput(n, null, out, "", 0, 0.01, false)));
-        io.triage.capture.Capture c = new io.triage.capture.Capture("t", probes, Map.of(), Map.of(), List.of());
+        io.triage.capture.Capture c = new io.triage.capture.Capture("t", probes, target, Map.of(), List.of());
         return new FactBuilder(TestHome.triage().knowledge()).build(c, Map.of()).facts();
     }
 
