@@ -161,7 +161,15 @@ public final class PasteRecognizer {
         final Map<PasteSegment, int[]> bodies = new HashMap<>();
         final Map<PasteSegment, String> commands = new HashMap<>();
         final Map<String, String> target = new LinkedHashMap<>();
+        /** A command's exit status a later {@code echo $?} printed, by the line of the command's prompt. */
+        final Map<Integer, Integer> exitStatus = new HashMap<>();
     }
+
+    /** {@code echo $?}, {@code echo "rc=$?"}, {@code echo exit: $?}. */
+    private static final com.google.re2j.Pattern ECHO_STATUS =
+            com.google.re2j.Pattern.compile("echo\\s+[\"']?(?:[A-Za-z_]{1,12}\\s*[=:]\\s*)?\\$\\?[\"']?");
+    private static final com.google.re2j.Pattern ECHOED_STATUS =
+            com.google.re2j.Pattern.compile("(?:[A-Za-z_]{1,12}\\s*[=:]\\s*)?(\\d{1,3})");
 
     /** Recognises a paste; never throws on any text. */
     public Recognition recognise(String pastedText) {
@@ -208,12 +216,44 @@ public final class PasteRecognizer {
         for (int b = 0; b < blocks.size(); b++) {
             int[] blk = blocks.get(b);
             boolean last = b == blocks.size() - 1;
+            int status = b > 0 && blocks.get(b - 1)[0] >= 0 && blk[0] >= 0 ? echoedStatus(w, commands[blk[0]], blk[1], blk[2]) : -1;
+            if (status >= 0) {
+                // "echo $?" after a command: its one line is that command's exit status, read with it
+                w.exitStatus.put(blocks.get(b - 1)[0], status);
+                for (int i = blk[1]; i <= blk[2]; i++) {
+                    w.prompt[i] = true;
+                }
+                continue;
+            }
             block(w, blk[0], blk[0] < 0 ? null : commands[blk[0]], blk[1], blk[2], last);
         }
         w.segments.sort((a, c) -> Integer.compare(a.fromLine(), c.fromLine()));
         List<Recognition.LineRange> unread = unread(w);
         Capture capture = capture(w, unread);
         return new Recognition(capture, w.segments, unread, w.totalLines, w.notes);
+    }
+
+    /**
+     * The exit status an {@code echo $?} (or {@code echo rc=$?}) printed on its one line of output, or -1 when the
+     * command is not such an echo or its output is not one number.
+     */
+    private static int echoedStatus(Work w, String command, int from, int to) {
+        if (command == null || !ECHO_STATUS.matcher(command.strip()).matches()) {
+            return -1;
+        }
+        int status = -1;
+        for (int i = from; i <= to; i++) {
+            String v = w.lines.get(i).view().strip();
+            if (v.isEmpty()) {
+                continue;
+            }
+            com.google.re2j.Matcher m = ECHOED_STATUS.matcher(v);
+            if (status >= 0 || !m.matches()) {
+                return -1;
+            }
+            status = Integer.parseInt(m.group(1));
+        }
+        return status > 255 ? -1 : status;
     }
 
     private void read(String text, Work w) {
@@ -1826,7 +1866,13 @@ public final class PasteRecognizer {
             switch (s.kind()) {
                 case GPU_CSV -> cmd = gpuCsv(out, cmd, notes, s);
                 case PS -> psHeader(out, cmd, notes, s);
-                case HEALTH, GENERATION -> httpStatus(out);
+                case HEALTH, GENERATION -> {
+                    httpStatus(out);
+                    Integer status = w.exitStatus.get(s.fromLine() - 1 - w.lineOffset);
+                    if (status != null) {
+                        out.add("rc=" + status); // the shell's line, as "curl …; echo rc=$?" prints it
+                    }
+                }
                 default -> { }
             }
             if ((s.kind() == Kind.HEALTH || s.kind() == Kind.GENERATION) && cmd != null) {

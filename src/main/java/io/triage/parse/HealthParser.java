@@ -19,6 +19,7 @@ final class HealthParser {
     private static final com.google.re2j.Pattern CURL_ERR_LINE = com.google.re2j.Pattern.compile("(?m)^[ \\t]*curl: \\((\\d+)\\)");
     /** The shell's exit status echoed after a silent curl: {@code rc=28}, {@code exit=7}, {@code $?=28}. */
     private static final com.google.re2j.Pattern SHELL_RC = com.google.re2j.Pattern.compile("^\\s*(?:rc|exit|status|\\$\\?)\\s*[=:]\\s*(\\d{1,3})\\s*$");
+    private static final com.google.re2j.Pattern TIME_REAL = com.google.re2j.Pattern.compile("^\\s*real\\s+(\\d{1,5})m(\\d{1,3}(?:\\.\\d{1,6})?)s\\s*$");
     private static final com.google.re2j.Pattern MAX_TIME = com.google.re2j.Pattern.compile("(?:--max-time|-m)[ =]?(\\d+(?:\\.\\d+)?)");
     /** curl's {@code --max-time} when its command line does not say: the capture format's health probe. */
     private static final double DEFAULT_MAX_TIME = 5;
@@ -86,6 +87,15 @@ final class HealthParser {
                     code = Integer.parseInt(st.group(1));
                     excerpt = Text.excerpt(lines.get(i).strip());
                     line = i + 1;
+                }
+            }
+        }
+        if (secs < 0) {
+            // "time curl …": the shell's own count of the wall time ("real\t3m0.004s")
+            for (String l : lines) {
+                com.google.re2j.Matcher t = TIME_REAL.matcher(l);
+                if (t.matches()) {
+                    secs = Integer.parseInt(t.group(1)) * 60 + Double.parseDouble(t.group(2));
                 }
             }
         }

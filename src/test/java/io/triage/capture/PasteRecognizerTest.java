@@ -433,6 +433,45 @@ class PasteRecognizerTest {
     }
 
     @Test
+    void anEchoOfTheExitStatusIsTheCommandsBeforeIt() {
+        String paste = """
+                ops@gpu-h01:~$ time curl -sN -m 180 http://localhost:8000/v1/completions -d '{"prompt":"ping"}'
+
+                real	3m0.004s
+                user	0m0.007s
+                sys	0m0.005s
+                ops@gpu-h01:~$ echo $?
+                28
+                ops@gpu-h01:~$ curl -s -o /dev/null -w '%{http_code}\\n' http://localhost:8000/health
+                200
+                ops@gpu-h01:~$ echo "rc=$?"
+                rc=0
+                """;
+        Recognition r = RECOGNIZER.recognise(paste);
+        assertTrue(r.unread().isEmpty(), () -> r.unread().toString());
+        assertTrue(r.capture().probe("generate").orElseThrow().out().endsWith("rc=28\n"),
+                () -> r.capture().probe("generate").orElseThrow().out());
+        assertTrue(r.capture().probe("health").orElseThrow().out().endsWith("rc=0\n"));
+        List<Object> facts = new io.triage.parse.FactBuilder(TestHome.triage().knowledge()).build(r.capture(), Map.of()).facts();
+        io.triage.facts.Generation g = facts.stream().filter(f -> f instanceof io.triage.facts.Generation)
+                .map(f -> (io.triage.facts.Generation) f).findFirst().orElseThrow();
+        assertEquals("timeout", g.status(), "curl's exit code 28: no answer in its --max-time");
+        assertEquals(180.004, g.seconds(), 1e-6, "the shell's 'real' count is the wait");
+    }
+
+    @Test
+    void anEchoThatIsNotOneNumberIsOutputOfItsOwn() {
+        String paste = """
+                $ curl -s -o /dev/null -w '%{http_code}\\n' http://localhost:8000/health
+                503
+                $ echo $?
+                0 1
+                """;
+        Recognition r = RECOGNIZER.recognise(paste);
+        assertFalse(r.capture().probe("health").orElseThrow().out().contains("rc="));
+    }
+
+    @Test
     void anEmptyOutputBetweenPromptsIsEvidenceButTheLastCommandWithoutOutputIsNot() {
         String paste = """
                 $ pgrep -af vllm
