@@ -76,6 +76,8 @@ public final class PasteRecognizer {
         /** A client's error (an HTTP SDK's traceback or retries): what the caller saw, not the server's own log. */
         CLIENT_OUTPUT("a client's error output (not the server's log)", "client_output"),
         DATE("date / uptime", "date"),
+        /** {@code /proc/PID/status} lines: a process's state and the signals waiting for it. */
+        PROC_STATUS("process status (/proc/PID/status)", "proc_status"),
         /** The output of a command that nothing here reads; filed under the command's name. */
         COMMAND_OUTPUT("output of another command", "");
 
@@ -165,6 +167,7 @@ public final class PasteRecognizer {
         final Map<Integer, Integer> exitStatus = new HashMap<>();
     }
 
+    private static final com.google.re2j.Pattern PROC_STATUS_PATH = com.google.re2j.Pattern.compile("/proc/\\d{1,9}/status\\b");
     /** {@code echo $?}, {@code echo "rc=$?"}, {@code echo exit: $?}. */
     private static final com.google.re2j.Pattern ECHO_STATUS =
             com.google.re2j.Pattern.compile("echo\\s+[\"']?(?:[A-Za-z_]{1,12}\\s*[=:]\\s*)?\\$\\?[\"']?");
@@ -573,6 +576,10 @@ public final class PasteRecognizer {
         }
         String w = baseName(t[0]);
         String args = String.join(" ", t);
+        if ((w.equals("cat") || w.equals("grep") || w.equals("egrep") || w.equals("head") || w.equals("tail"))
+                && PROC_STATUS_PATH.matcher(args).find()) {
+            return Kind.PROC_STATUS;
+        }
         switch (w) {
             case "nvidia-smi":
                 if (args.contains("--query-gpu") && (args.contains("clocks_throttle_reasons.")

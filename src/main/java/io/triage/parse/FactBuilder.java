@@ -12,6 +12,7 @@ import io.triage.facts.Listener;
 import io.triage.facts.LogMarker;
 import io.triage.facts.ProbeStatus;
 import io.triage.facts.Proc;
+import io.triage.facts.ProcStatus;
 import io.triage.facts.ServerArg;
 import io.triage.facts.Target;
 import io.triage.knowledge.KnowledgeBase;
@@ -213,6 +214,25 @@ public final class FactBuilder {
         Map<Integer, Proc> procs = new LinkedHashMap<>();
         guarded(capture.probes().get("ps"), sink, p -> ProcessParser.ps(p, kb.processes(), procs, sink));
         guarded(capture.probes().get("pgrep"), sink, p -> ProcessParser.pgrep(p, kb.processes(), procs, sink));
+        // /proc/PID/status: a SIGKILL that waits undelivered, and the state of a process pgrep listed without one
+        for (ProbeOutput ps : capture.probes().values()) {
+            if (!ps.name().startsWith(PROC_STATUS) || ps.name().endsWith(LoadParser.AGAIN)) {
+                continue;
+            }
+            guarded(ps, sink, p -> {
+                ProcStatus st = ProcStatusParser.parse(p, sink);
+                if (st == null) {
+                    return;
+                }
+                sink.add(st);
+                Proc known = procs.get(st.pid());
+                if (known != null && known.state().isEmpty() && !st.state().isEmpty()) {
+                    procs.put(known.pid(), new Proc(known.pid(), known.ppid(), st.state(), known.elapsedSec(),
+                            known.rssKiB(), known.args(), known.role(), known.server(), known.probe(), known.line(),
+                            known.excerpt()));
+                }
+            });
+        }
         if (server.isEmpty()) {
             for (Proc p : procs.values()) {
                 if (!p.server().isEmpty()) {
@@ -731,13 +751,16 @@ public final class FactBuilder {
         return rest.equals("_k") || rest.startsWith("_k_");
     }
 
+    /** {@code /proc/PID/status} of a server process (proc_status, proc_status_2…). */
+    static final String PROC_STATUS = "proc_status";
+
     /**
      * Whether a parser reads a probe of this name as it is (the standard probes, kernel logs, container lists,
      * logs by their name; a package manager's history is deliberately not a log): the capture's other files are
      * read by their content ({@link io.triage.capture.ByContent}).
      */
     public static boolean readsByName(String name) {
-        return STANDARD_PROBES.contains(name) || name.equals(GENERATION_PROBE) || name.equals(HEALTH_GENERATE_PROBE)
+        return STANDARD_PROBES.contains(name) || name.startsWith(PROC_STATUS) || name.equals(GENERATION_PROBE) || name.equals(HEALTH_GENERATE_PROBE)
                 || KERNEL_LOGS.contains(name) || isKernelJournal(name) || name.equals("docker_ps")
                 || name.equals("podman_ps") || name.contains("apt") || isOtherLog(name) || SupervisorParsers.reads(name);
     }

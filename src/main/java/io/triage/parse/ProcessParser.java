@@ -69,6 +69,10 @@ final class ProcessParser {
                     || header == null && io.triage.capture.PasteRecognizer.promptCommand(line) != null) {
                 continue; // the prompt line of a paste ("$ ps …", "dev@host:~$ ps …"): the command that printed what follows
             }
+            if (header != null && tok.length >= 2 && indexOf(List.of(tok), "PID") >= 0
+                    && Text.parseInt(tok[Math.min(col(header, "PID") < 0 ? 0 : col(header, "PID"), tok.length - 1)], -1) < 0) {
+                header = null; // a second table's header (top's, then a "ps -o …" pasted after it): its own columns
+            }
             if (header == null) {
                 if (tok.length >= 2 && indexOf(List.of(tok), "PID") >= 0) {
                     header = new ArrayList<>();

@@ -570,6 +570,54 @@ class ParsersTest {
                 .stream().noneMatch(m -> m.kind().equals("address-in-use") && m.currentRun()));
     }
 
+    @Test
+    void aSecondTableInOnePsOutputIsReadWithItsOwnHeader() {
+        // top's table, then "ps -o pid,ppid,stat,etimes,rss,wchan:20,args" pasted after it: one ps probe, two headers
+        String ps = String.join("\n",
+                "    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND",
+                "  48213 root      20   0   57.3g  24.6g  24.1g R 100.0  39.2  25:38.61 llama-server",
+                "   1422 root      20   0 1264772  31856  14208 S   0.0   0.0   0:04.37 llama-swap",
+                "    PID    PPID STAT ELAPSED   RSS WCHAN                COMMAND",
+                "  48213    1422 Rl      1577 25803112 -                    /opt/llama.cpp/bin/llama-server --port 5801 -m /m/q.gguf",
+                "");
+        List<Object> f = facts(Map.of("ps", ps));
+        assertTrue(f.stream().noneMatch(o -> o instanceof io.triage.facts.Unparseable), f::toString);
+        io.triage.facts.Proc p = f.stream().filter(o -> o instanceof io.triage.facts.Proc q && q.pid() == 48213)
+                .map(o -> (io.triage.facts.Proc) o).findFirst().orElseThrow();
+        assertEquals("/opt/llama.cpp/bin/llama-server --port 5801 -m /m/q.gguf", p.args(), "the second header's columns");
+        assertEquals(1422, p.ppid());
+        assertEquals(1577, p.elapsedSec());
+    }
+
+    @Test
+    void procStatusSaysWhetherASigkillWaitsAndGivesPgrepsProcessItsState() {
+        String status = String.join("\n", "State:\tR (running)", "Threads:\t37", "SigPnd:\t0000000000000000",
+                "ShdPnd:\t0000000000000100", "");
+        Map<String, ProbeOutput> probes = new LinkedHashMap<>();
+        probes.put("pgrep", new ProbeOutput("pgrep", null, "48213 /opt/llama.cpp/bin/llama-server --port 5801\n", "", 0, 0.01, false));
+        probes.put("proc_status", new ProbeOutput("proc_status", "grep -E '^(State|SigPnd|ShdPnd)' /proc/48213/status",
+                status, "", 0, 0.01, false));
+        List<Object> f = new FactBuilder(TestHome.triage().knowledge())
+                .build(new io.triage.capture.Capture("t", probes, Map.of(), Map.of(), List.of()), Map.of()).facts();
+        io.triage.facts.ProcStatus st = f.stream().filter(o -> o instanceof io.triage.facts.ProcStatus)
+                .map(o -> (io.triage.facts.ProcStatus) o).findFirst().orElseThrow();
+        assertEquals(48213, st.pid(), "the PID the command names");
+        assertTrue(st.killPending(), "ShdPnd bit 9: SIGKILL");
+        assertEquals("R", f.stream().filter(o -> o instanceof io.triage.facts.Proc q && q.pid() == 48213)
+                .map(o -> ((io.triage.facts.Proc) o).state()).findFirst().orElseThrow(), "pgrep gave no state; the status does");
+        // another pending signal (SIGTERM, bit 15) is not a SIGKILL; garbage is said, not guessed
+        probes.put("proc_status", new ProbeOutput("proc_status", "cat /proc/48213/status",
+                "State:\tS (sleeping)\nSigPnd:\t0000000000004000\n", "", 0, 0.01, false));
+        List<Object> g = new FactBuilder(TestHome.triage().knowledge())
+                .build(new io.triage.capture.Capture("t", probes, Map.of(), Map.of(), List.of()), Map.of()).facts();
+        assertTrue(g.stream().noneMatch(o -> o instanceof io.triage.facts.ProcStatus s && s.killPending()));
+        probes.put("proc_status", new ProbeOutput("proc_status", null, "\u001b[31mnot a status\u00ff\n", "", 0, 0.01, false));
+        List<Object> h = new FactBuilder(TestHome.triage().knowledge())
+                .build(new io.triage.capture.Capture("t", probes, Map.of(), Map.of(), List.of()), Map.of()).facts();
+        assertTrue(h.stream().anyMatch(o -> o instanceof io.triage.facts.Unparseable u && u.probe().equals("proc_status")));
+        assertTrue(h.stream().noneMatch(o -> o instanceof io.triage.facts.ProcStatus));
+    }
+
     private static List<Object> facts(Map<String, String> files) {
         return facts(Map.of(), files);
     }
