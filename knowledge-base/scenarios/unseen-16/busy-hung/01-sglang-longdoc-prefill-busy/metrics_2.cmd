@@ -1,0 +1,1 @@
+curl -s --max-time 5 http://127.0.0.1:30000/metrics | grep -E '^sglang:(num_running_reqs|num_queue_reqs|token_usage|gen_throughput|realtime_tokens_total|prompt_tokens_total|generation_tokens_total|num_requests_total|num_aborted_requests_total)'

@@ -1,0 +1,1 @@
+curl -sS --max-time 5 http://127.0.0.1:30010/v1/models

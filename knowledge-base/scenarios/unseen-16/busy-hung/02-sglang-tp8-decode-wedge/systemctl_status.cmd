@@ -1,0 +1,1 @@
+systemctl status sglang-qwen235b.service --no-pager -l

@@ -1,0 +1,1 @@
+docker ps --filter name=qwen32b

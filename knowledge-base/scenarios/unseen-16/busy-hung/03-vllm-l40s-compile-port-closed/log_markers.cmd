@@ -1,0 +1,1 @@
+docker logs qwen32b 2>&1 | grep -n -E 'server_args|Shutting down|launch_server|fired up|Traceback|Error|Killed|address already|API server version|Starting vLLM API server|Application startup complete' | tail -30

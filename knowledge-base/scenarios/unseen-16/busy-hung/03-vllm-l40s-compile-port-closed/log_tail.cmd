@@ -1,0 +1,1 @@
+docker logs --tail 60 qwen32b 2>&1

@@ -1,0 +1,1 @@
+df -h /mnt/models

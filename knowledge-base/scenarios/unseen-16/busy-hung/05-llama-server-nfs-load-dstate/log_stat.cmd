@@ -1,0 +1,1 @@
+stat -c '%s %y' /var/log/llama-server/server.log

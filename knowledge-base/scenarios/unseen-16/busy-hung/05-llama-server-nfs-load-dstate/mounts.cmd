@@ -1,0 +1,1 @@
+grep ' /mnt/models ' /proc/mounts

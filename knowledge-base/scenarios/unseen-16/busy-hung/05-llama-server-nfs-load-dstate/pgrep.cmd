@@ -1,0 +1,1 @@
+pgrep -fa 'llama-server|llama|python'

@@ -1,0 +1,1 @@
+systemctl status llama-server.service --no-pager -l

@@ -1,0 +1,1 @@
+journalctl -u vllm-llama70b.service --no-pager -n 30

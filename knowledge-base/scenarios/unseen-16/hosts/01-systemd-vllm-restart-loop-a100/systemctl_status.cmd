@@ -1,0 +1,1 @@
+systemctl status vllm-llama70b.service --no-pager -l

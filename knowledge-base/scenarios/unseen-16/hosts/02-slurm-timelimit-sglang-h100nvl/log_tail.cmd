@@ -1,0 +1,1 @@
+tail -n 60 /scratch/mtan/sglang/logs/slurm-48213.out

@@ -1,0 +1,1 @@
+tail -n 60 /var/log/llama/llama-coder.log

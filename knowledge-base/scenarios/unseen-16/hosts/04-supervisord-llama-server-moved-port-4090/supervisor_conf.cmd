@@ -1,0 +1,1 @@
+cat /etc/supervisor/conf.d/llama-coder.conf

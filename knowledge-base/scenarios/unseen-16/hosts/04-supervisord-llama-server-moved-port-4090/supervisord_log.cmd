@@ -1,0 +1,1 @@
+tail -n 20 /var/log/supervisor/supervisord.log

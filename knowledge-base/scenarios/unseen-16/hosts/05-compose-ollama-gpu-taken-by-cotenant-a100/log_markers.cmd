@@ -1,0 +1,1 @@
+grep -n -E 'server_args|Shutting down|launch_server|fired up|Traceback|Error|Killed|address already' /var/lib/docker/containers/7e3b0c9d41a85f26e1c4b7a09d3f5e8c2a6b1d4f0e9c8b7a6d5e4f3c2b1a0918/7e3b0c9d41a85f26e1c4b7a09d3f5e8c2a6b1d4f0e9c8b7a6d5e4f3c2b1a0918-json.log | tail -30

@@ -1,0 +1,1 @@
+tail -n 60 /var/lib/docker/containers/7e3b0c9d41a85f26e1c4b7a09d3f5e8c2a6b1d4f0e9c8b7a6d5e4f3c2b1a0918/7e3b0c9d41a85f26e1c4b7a09d3f5e8c2a6b1d4f0e9c8b7a6d5e4f3c2b1a0918-json.log
