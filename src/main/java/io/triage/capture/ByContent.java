@@ -74,7 +74,8 @@ public final class ByContent {
                             + " not read twice");
                     continue;
                 }
-                probes.put(name, new ProbeOutput(name, part.cmd(), part.out(), part.err(), p.rc(), p.seconds(),
+                probes.put(name, new ProbeOutput(name, part.cmd(), part.out(), part.err(),
+                        part.rc() != null ? part.rc() : p.rc(), p.seconds(),
                         p.truncated() || part.truncated()));
                 notes.add(p.name() + " read by its content as " + label(r, part.name()) + " (filed as " + name + ")");
             }

@@ -1851,6 +1851,7 @@ public final class PasteRecognizer {
         Map<String, StringBuilder> errs = new LinkedHashMap<>();
         Map<String, String> cmds = new LinkedHashMap<>();
         Map<String, Boolean> cut = new HashMap<>();
+        Map<String, Integer> rcs = new HashMap<>();
         List<String> notes = new ArrayList<>(w.notes);
         for (PasteSegment s : w.segments) {
             int[] body = w.bodies.get(s);
@@ -1873,13 +1874,7 @@ public final class PasteRecognizer {
             switch (s.kind()) {
                 case GPU_CSV -> cmd = gpuCsv(out, cmd, notes, s);
                 case PS -> psHeader(out, cmd, notes, s);
-                case HEALTH, GENERATION -> {
-                    httpStatus(out);
-                    Integer status = w.exitStatus.get(s.fromLine() - 1 - w.lineOffset);
-                    if (status != null) {
-                        out.add("rc=" + status); // the shell's line, as "curl …; echo rc=$?" prints it
-                    }
-                }
+                case HEALTH, GENERATION -> httpStatus(out);
                 default -> { }
             }
             if ((s.kind() == Kind.HEALTH || s.kind() == Kind.GENERATION) && cmd != null) {
@@ -1901,6 +1896,14 @@ public final class PasteRecognizer {
                 probe = probe + "_2";
                 notes.add("a second GPU query with other columns (" + s.describe() + ") is kept as " + probe
                         + " and not read");
+            }
+            // the exit status an "echo $?" printed after this command is the probe's, when the probe is this one
+            // command's output alone (two commands under one name have no one status)
+            Integer status = w.exitStatus.get(s.fromLine() - 1 - w.lineOffset);
+            if (outs.containsKey(probe) || status == null) {
+                rcs.put(probe, null);
+            } else {
+                rcs.put(probe, status);
             }
             append(outs, probe, out);
             if (!err.isEmpty()) {
@@ -1927,7 +1930,7 @@ public final class PasteRecognizer {
             String name = e.getKey();
             StringBuilder err = errs.get(name);
             probes.put(name, new ProbeOutput(name, cmds.get(name), e.getValue().toString(),
-                    err == null ? null : err.toString(), null, null, cut.getOrDefault(name, false)));
+                    err == null ? null : err.toString(), rcs.get(name), null, cut.getOrDefault(name, false)));
         }
         List<String> seen = new ArrayList<>();
         for (PasteSegment s : w.segments) {

@@ -7,8 +7,7 @@ package io.triage.facts;
  * @param pid the process, or -1 when neither the command nor the output names it
  * @param state the state letter of its {@code State:} line (R, S, D, T, t, Z, I), or empty when not shown
  * @param killPending true when {@code SigPnd} or {@code ShdPnd} holds SIGKILL (bit 9)
- * @param switches voluntary plus involuntary context switches, or -1 when not shown
  */
-public record ProcStatus(int pid, String state, boolean killPending, long switches, String probe, int line,
+public record ProcStatus(int pid, String state, boolean killPending, String probe, int line,
                          String excerpt) implements Evidence {
 }

@@ -760,7 +760,8 @@ public final class FactBuilder {
      * read by their content ({@link io.triage.capture.ByContent}).
      */
     public static boolean readsByName(String name) {
-        return STANDARD_PROBES.contains(name) || name.startsWith(PROC_STATUS) || name.equals(GENERATION_PROBE) || name.equals(HEALTH_GENERATE_PROBE)
+        return STANDARD_PROBES.contains(name) || name.startsWith(PROC_STATUS) || name.equals(GENERATION_PROBE)
+                || name.equals(HEALTH_GENERATE_PROBE)
                 || KERNEL_LOGS.contains(name) || isKernelJournal(name) || name.equals("docker_ps")
                 || name.equals("podman_ps") || name.contains("apt") || isOtherLog(name) || SupervisorParsers.reads(name);
     }

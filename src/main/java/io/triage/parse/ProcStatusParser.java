@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * {@code /proc/PID/status} lines, as a probe or a paste ({@code grep -E '^(State|SigPnd|ShdPnd)' /proc/N/status}):
- * the state, the pending signals, the context switches. The PID is the {@code Pid:} line's, else the one the
+ * the state and the pending signals. The PID is the {@code Pid:} line's, else the one the
  * command names.
  */
 final class ProcStatusParser {
@@ -30,7 +30,6 @@ final class ProcStatusParser {
         }
         String state = "";
         boolean kill = false;
-        long switches = -1;
         int line = 0;
         String excerpt = "";
         boolean any = false;
@@ -64,13 +63,6 @@ final class ProcStatusParser {
                         excerpt = Text.excerpt(lines.get(i).strip());
                     }
                 }
-                case "voluntary_ctxt_switches", "nonvoluntary_ctxt_switches" -> {
-                    any = true;
-                    long n = Text.parseLong(value, -1);
-                    if (n >= 0) {
-                        switches = Math.max(switches, 0) + n;
-                    }
-                }
                 default -> { }
             }
         }
@@ -78,7 +70,7 @@ final class ProcStatusParser {
             sink.unparseable(p.name(), "no line of a /proc/PID/status", 1, Text.excerpt(lines.isEmpty() ? "" : lines.get(0).strip()));
             return null;
         }
-        return new ProcStatus(pid, state, kill, switches, p.name(), line, excerpt);
+        return new ProcStatus(pid, state, kill, p.name(), line, excerpt);
     }
 
     /** A pending-signal mask (16 hex digits), or -1. */

@@ -69,12 +69,12 @@ final class ProcessParser {
                     || header == null && io.triage.capture.PasteRecognizer.promptCommand(line) != null) {
                 continue; // the prompt line of a paste ("$ ps …", "dev@host:~$ ps …"): the command that printed what follows
             }
-            if (header != null && tok.length >= 2 && indexOf(List.of(tok), "PID") >= 0
-                    && Text.parseInt(tok[Math.min(col(header, "PID") < 0 ? 0 : col(header, "PID"), tok.length - 1)], -1) < 0) {
+            boolean headerLine = isHeader(tok);
+            if (header != null && headerLine) {
                 header = null; // a second table's header (top's, then a "ps -o …" pasted after it): its own columns
             }
             if (header == null) {
-                if (tok.length >= 2 && indexOf(List.of(tok), "PID") >= 0) {
+                if (headerLine) {
                     header = new ArrayList<>();
                     for (String t : tok) {
                         header.add(t.toUpperCase(Locale.ROOT));
@@ -110,6 +110,19 @@ final class ProcessParser {
                     rssCol >= 0 ? Text.parseLong(tok[rssCol], -1) : -1, args, role.role(), role.server(),
                     p.name(), i + 1, Text.excerpt(line)));
         }
+    }
+
+    /** A table's header: it names the PID column and, unlike any row, holds no number. */
+    private static boolean isHeader(String[] tok) {
+        if (tok.length < 2 || indexOf(List.of(tok), "PID") < 0) {
+            return false;
+        }
+        for (String t : tok) {
+            if (Text.parseLong(t, -1) >= 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@code ps -ef}'s columns. */
