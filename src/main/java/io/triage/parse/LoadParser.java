@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -549,6 +550,36 @@ final class LoadParser {
             }
             break;
         }
+        if (cpu < 0 && twice.contains("proc_status")) {
+            // /proc/PID/status twice: a main thread that was not switched in or out once in between did not run at
+            // all; one that was may only have polled, so that moves nothing the rules count as work
+            long[] a = ProcStatusParser.switches(sink.lines(probes.get("proc_status"), 2));
+            long[] b = ProcStatusParser.switches(sink.lines(probes.get("proc_status" + AGAIN), 2));
+            boolean same = a[0] == b[0] && Objects.equals(probes.get("proc_status").cmd(), probes.get("proc_status" + AGAIN).cmd());
+            if (same && a[1] >= 0 && b[1] >= a[1]) {
+                (b[1] > a[1] ? moved : still).add("switches");
+                said.add("proc_status context switches +" + (b[1] - a[1]));
+                if (states.isEmpty() && b[2] != 0) {
+                    states = String.valueOf((char) b[2]);
+                }
+            }
+        }
+        if (growth < 0) {
+            for (String stat : twice) {
+                if (!stat.equals("log_stat") && !stat.endsWith("_log_stat") && !stat.equals("log_size")) {
+                    continue;
+                }
+                // stat -c '%s %y' (or wc -c) of the log: its size alone; growth may be polls, so only a log that did
+                // not grow says something
+                long a = leadingNumber(sink.lines(probes.get(stat), 1));
+                long b = leadingNumber(sink.lines(probes.get(stat + AGAIN), 1));
+                if (a >= 0 && b >= 0) {
+                    (b == a ? still : moved).add(b == a ? "log" : "log-size");
+                    said.add(stat + " " + (b >= a ? "+" : "") + (b - a) + " bytes");
+                }
+                break;
+            }
+        }
         int utilA = -1;
         int utilB = -1;
         if (twice.contains("gpus")) {
@@ -608,6 +639,22 @@ final class LoadParser {
                 + (utilB >= 0 ? "; GPU max " + utilA + " → " + utilB + " %" : "");
         sink.add(new SecondLook(interval, growth, lastChanged, cpu, cpuPct, states, utilA, utilB, tokens, download,
                 running, waiting, String.join(",", moved), String.join(",", still), probe, 0, Text.excerpt(excerpt)));
+    }
+
+    /** The number a probe's first line starts with ({@code stat -c '%s %y'}, {@code wc -c}), or -1. */
+    private static long leadingNumber(List<String> lines) {
+        for (String l : lines) {
+            String t = l.strip();
+            if (t.isEmpty()) {
+                continue;
+            }
+            int end = 0;
+            while (end < t.length() && end < 18 && Character.isDigit(t.charAt(end))) {
+                end++;
+            }
+            return end == 0 || (end < t.length() && !Character.isWhitespace(t.charAt(end))) ? -1 : Long.parseLong(t.substring(0, end));
+        }
+        return -1;
     }
 
     private static final int AMBIGUOUS = -2;

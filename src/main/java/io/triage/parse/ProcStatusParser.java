@@ -73,6 +73,33 @@ final class ProcStatusParser {
         return new ProcStatus(pid, state, kill, p.name(), line, excerpt);
     }
 
+    /**
+     * What a second look compares in a status: {pid, context switches, state}. The switches are the sum of
+     * {@code voluntary_ctxt_switches} and {@code nonvoluntary_ctxt_switches}, -1 when either is missing; they count
+     * the main thread's only. The pid is -1 when no {@code Pid:} line says it, the state 0 when no {@code State:}.
+     */
+    static long[] switches(List<String> lines) {
+        long pid = -1;
+        long voluntary = -1;
+        long forced = -1;
+        long state = 0;
+        for (String l : lines) {
+            com.google.re2j.Matcher m = FIELD.matcher(l);
+            if (!m.matches()) {
+                continue;
+            }
+            String value = m.group(2);
+            switch (m.group(1)) {
+                case "Pid" -> pid = Text.parseLong(value, -1);
+                case "State" -> state = value.isEmpty() ? 0 : value.charAt(0);
+                case "voluntary_ctxt_switches" -> voluntary = Text.parseLong(value, -1);
+                case "nonvoluntary_ctxt_switches" -> forced = Text.parseLong(value, -1);
+                default -> { }
+            }
+        }
+        return new long[] {pid, voluntary >= 0 && forced >= 0 ? voluntary + forced : -1, state};
+    }
+
     /** A pending-signal mask (16 hex digits), or -1. */
     private static long hex(String s) {
         if (s.isEmpty() || s.length() > 16) {

@@ -689,6 +689,38 @@ class ParsersTest {
     }
 
     @Test
+    void aProcessStatusAndALogsSizeTakenTwiceSayWhetherTheMainThreadRanAndTheLogGrew() {
+        String st = "State:\tD (disk sleep)\nThreads:\t35\nvoluntary_ctxt_switches:\t48117\nnonvoluntary_ctxt_switches:\t2203\nfolio_wait_bit_common\n";
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put("date", "2026-03-08T03:15:21+00:00\n");
+        files.put("date_2", "2026-03-08T03:15:31+00:00\n");
+        files.put("proc_status", st);
+        files.put("proc_status_2", st);
+        files.put("log_stat", "7419 2026-03-08 03:03:37.284511902 +0000\n");
+        files.put("log_stat_2", "7419 2026-03-08 03:03:37.284511902 +0000\n");
+        io.triage.facts.SecondLook look = secondLook(files);
+        assertEquals("", look.moved(), look.excerpt());
+        assertEquals("switches,log", look.still(), look.excerpt());
+        assertEquals("D", look.states());
+        // the thread was switched in between (it may only have polled): not still, and not work either
+        files.put("proc_status_2", st.replace("48117", "48121"));
+        files.put("log_stat_2", "7600 2026-03-08 03:15:30.1 +0000\n");
+        look = secondLook(files);
+        assertEquals("switches,log-size", look.moved(), look.excerpt());
+        assertEquals("", look.still(), look.excerpt());
+        // another process in the second take, or garbage: nothing compared, nothing guessed
+        files.put("proc_status", "Pid:\t118352\n" + st);
+        files.put("proc_status_2", "Pid:\t118999\n" + st);
+        files.put("log_stat_2", "\u001b[31m7419\u00ff\n");
+        assertTrue(facts(files).stream().noneMatch(io.triage.facts.SecondLook.class::isInstance));
+    }
+
+    private static io.triage.facts.SecondLook secondLook(Map<String, String> files) {
+        return facts(files).stream().filter(io.triage.facts.SecondLook.class::isInstance)
+                .map(io.triage.facts.SecondLook.class::cast).findFirst().orElseThrow();
+    }
+
+    @Test
     void uncorrectableMemoryErrorsAndAPendingRepairAreReadFromAnNvidiaSmiQueryReport() {
         String q = String.join("\n", "==============NVSMI LOG==============", "", "Attached GPUs : 2",
                 "GPU 00000000:4E:00.0", "    ECC Errors", "        Volatile", "            DRAM Correctable              : 3",
