@@ -522,8 +522,8 @@ final class LoadParser {
         double cpu = -1;
         double cpuPct = -1;
         String states = "";
-        for (String ps : List.of("ps_cpu", "ps", "ps_time", "ps_stat")) {
-            if (!twice.contains(ps)) {
+        for (String ps : List.of("ps_cpu", "ps", "ps_time", "ps_stat", "proc", "proc_stat")) {
+            if (!twice.contains(ps) || cpu >= 0) {
                 continue;
             }
             Map<String, long[]> a = cpuTimes(sink.lines(probes.get(ps), 2));
@@ -548,7 +548,6 @@ final class LoadParser {
                 (cpuPct >= cadence.cpuMovedPercent() ? moved : still).add("cpu");
                 said.add(ps + " CPU +" + total + " s");
             }
-            break;
         }
         if (cpu < 0 && twice.contains("proc_status")) {
             // /proc/PID/status twice: a main thread that was not switched in or out once in between did not run at
@@ -583,8 +582,26 @@ final class LoadParser {
         int utilA = -1;
         int utilB = -1;
         if (twice.contains("gpus")) {
-            utilA = maxUtil(sink.lines(probes.get("gpus"), 2));
-            utilB = maxUtil(sink.lines(probes.get("gpus" + AGAIN), 2));
+            List<String> ga = sink.lines(probes.get("gpus"), 2);
+            List<String> gb = sink.lines(probes.get("gpus" + AGAIN), 2);
+            utilA = maxUtil(ga);
+            utilB = maxUtil(gb);
+            // memory.used per GPU: a process that allocates or frees between the takes runs (an autotuner, a
+            // warm-up); memory the same to the MiB on every GPU moves nothing
+            List<Long> ma = memoryUsed(ga);
+            List<Long> mb = memoryUsed(gb);
+            if (!ma.isEmpty() && ma.size() == mb.size()) {
+                long most = 0;
+                for (int i = 0; i < ma.size(); i++) {
+                    most = Math.max(most, Math.abs(mb.get(i) - ma.get(i)));
+                }
+                if (most >= GPU_MEMORY_MOVED_MIB) {
+                    moved.add("gpu-memory");
+                    said.add("GPU memory changed by up to " + most + " MiB");
+                } else if (most == 0) {
+                    still.add("gpu-memory");
+                }
+            }
         }
         double tokens = -1;
         long running = -1;
@@ -725,6 +742,15 @@ final class LoadParser {
                 continue;
             }
             String[] f = io.triage.capture.PasteRecognizer.tokens(l, FIELDS_MAX);
+            if (time < 0 && out.size() < 256) {
+                // a line of /proc/PID/stat ("pid (comm) state ppid … utime stime …", fields 14 and 15 in clock
+                // ticks), or one a script cut from it with its fields named (utime=… stime=…)
+                long[] st = statLine(l);
+                if (st != null) {
+                    out.put(String.valueOf(st[0]), new long[] {st[1], st[2]});
+                    continue;
+                }
+            }
             if (time < 0) {
                 for (int i = 0; i < f.length; i++) {
                     switch (f[i].toUpperCase(java.util.Locale.ROOT)) {
@@ -750,6 +776,68 @@ final class LoadParser {
                 continue;
             }
             out.put(f[pid], new long[] {secs, stat >= 0 && !f[stat].isEmpty() ? f[stat].charAt(0) : 0});
+        }
+        return out;
+    }
+
+    private static final Pattern STAT_LINE = Pattern.compile("^(\\d{1,9}) \\((.{0,64})\\) ([A-Za-z]) (.{0,2000})$");
+    private static final Pattern NAMED_TIME = Pattern.compile("\\b([us])time=(\\d{1,15})\\b");
+    /** Clock ticks per second of /proc's times: USER_HZ, 100 on every Linux the servers run on. */
+    private static final int USER_HZ = 100;
+
+    /** {pid, CPU seconds (user + system), state letter} of a /proc/PID/stat line, or null when it is not one. */
+    static long[] statLine(String l) {
+        Matcher m = STAT_LINE.matcher(l);
+        if (!m.matches()) {
+            return null;
+        }
+        String rest = m.group(4);
+        long ticks = -1;
+        Matcher named = NAMED_TIME.matcher(rest);
+        long u = -1;
+        long sys = -1;
+        while (named.find()) {
+            long v = Long.parseLong(named.group(2));
+            if (named.group(1).equals("u")) {
+                u = v;
+            } else {
+                sys = v;
+            }
+        }
+        if (u >= 0 && sys >= 0) {
+            ticks = u + sys;
+        } else {
+            String[] f = rest.split(" ");
+            // fields 4 on: ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
+            if (f.length >= 12 && f[10].matches("\\d{1,15}") && f[11].matches("\\d{1,15}")) {
+                ticks = Long.parseLong(f[10]) + Long.parseLong(f[11]);
+            }
+        }
+        return ticks < 0 ? null : new long[] {Long.parseLong(m.group(1)), ticks / USER_HZ, m.group(3).charAt(0)};
+    }
+
+    /** A change of one GPU's memory.used between two takes that is an allocation, not the driver's own noise. */
+    private static final long GPU_MEMORY_MOVED_MIB = 64;
+
+    /** memory.used per row of an {@code nvidia-smi --query-gpu} CSV (its first "N MiB" field), MiB; empty when a row has none. */
+    private static List<Long> memoryUsed(List<String> lines) {
+        List<Long> out = new ArrayList<>();
+        for (String l : lines) {
+            if (l.isBlank()) {
+                continue;
+            }
+            long v = -1;
+            for (String field : l.split(",")) {
+                String t = field.strip();
+                if (t.endsWith("MiB")) {
+                    v = Text.parseLong(t.substring(0, t.length() - 3).strip(), -1);
+                    break;
+                }
+            }
+            if (v < 0 || out.size() >= 64) {
+                return List.of();
+            }
+            out.add(v);
         }
         return out;
     }
