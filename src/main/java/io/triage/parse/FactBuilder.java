@@ -48,6 +48,9 @@ public final class FactBuilder {
      * (the collector only reads), but what a person pastes, or saves, when health says 200 and requests hang.
      */
     public static final String GENERATION_PROBE = "generate";
+    /** curl's own words when it got no answer from the port: refused, nothing to connect to, or timed out. */
+    private static final com.google.re2j.Pattern CURL_COULD_NOT_CONNECT = com.google.re2j.Pattern.compile(
+            "(?m)^\\s*curl: \\((?:7|28)\\) ");
     /** A health route that runs one real generation (SGLang's {@code /health_generate}): a real request's answer too. */
     public static final String HEALTH_GENERATE_PROBE = "health_generate";
     /**
@@ -187,6 +190,13 @@ public final class FactBuilder {
         }
         guarded(capture.probes().get("health"), sink, p -> HealthParser.parse(p, sink));
         ProbeOutput healthProbe = capture.probes().get("health");
+        ProbeOutput listing = capture.probes().get("models");
+        if (healthProbe == null && listing != null && CURL_COULD_NOT_CONNECT.matcher(listing.outOrEmpty().length() > 65_536
+                ? listing.outOrEmpty().substring(0, 65_536) : listing.outOrEmpty()).find()) {
+            // no health probe, but a request for the model list could not connect (refused, timed out): the same
+            // observation of the port as a health check that could not
+            guarded(listing, sink, p -> HealthParser.parse(p, sink));
+        }
         if (healthProbe != null && !healthProbe.outOrEmpty().isBlank()) {
             // the answer's own words while the server loads (llama-server's 503 "Loading model"): its state, in its words
             String out = healthProbe.outOrEmpty().length() > 65_536 ? healthProbe.outOrEmpty().substring(0, 65_536)
@@ -335,6 +345,16 @@ public final class FactBuilder {
         }
         if (server.isEmpty()) {
             server = inferServerFromLog(sink.facts().subList(before, sink.facts().size()), notes);
+        }
+        // the body of a real request the server failed (5xx) names what failed in the server's own words ("unable
+        // to load model: …", an engine's death): its errors are read with the catalogue's markers, apart from the log
+        for (Object f : List.copyOf(sink.facts())) {
+            if (f instanceof io.triage.facts.Generation g && g.httpCode() >= 500 && !g.body().isEmpty()) {
+                String forMarkers = markersByServer.containsKey(server) ? server : "";
+                LogParser.answer(g.probe(), g.body(), g.line(), markersByServer.get(forMarkers),
+                        indexByServer.computeIfAbsent(forMarkers, k -> new io.triage.knowledge.LiteralIndex(markersByServer.get(k))), sink);
+                break;
+            }
         }
 
         // busy-hung: the server's own load, and what moved between the second look's two samples

@@ -30,17 +30,43 @@ final class GenerationParser {
         if (h == null) {
             return;
         }
-        String body = "";
-        for (String l : sink.lines(p, 3)) {
-            String s = l.strip();
-            if (!s.isEmpty() && !s.startsWith("curl: (") && !Character.isDigit(s.charAt(0)) && !SHELL_RC.matcher(s).matches()) {
-                body = Text.excerpt(s);
-                break;
-            }
-        }
+        String body = body(sink.lines(p, 3));
         String excerpt = body.isEmpty() || h.status().equals("ok") || h.excerpt().equals(body) ? h.excerpt()
                 : h.excerpt() + " | " + body;
         sink.add(new Generation(h.status(), h.httpCode(), h.seconds(), body, p.name(), h.line(), excerpt));
+    }
+
+    /** An HTTP status line ({@code curl -i}, or {@code < HTTP/1.1 500 …} of {@code curl -v}). */
+    private static final com.google.re2j.Pattern STATUS_LINE = com.google.re2j.Pattern.compile("^(?:< )?HTTP/\\d(?:\\.\\d)? \\d{3}\\b");
+    /** A header line of the answer ({@code Content-Type: …}), or curl -v's own ({@code < …}, {@code > …}, {@code * …}). */
+    private static final com.google.re2j.Pattern HEADER = com.google.re2j.Pattern.compile("^(?:[<>*] |[{}] \\[|[A-Za-z][A-Za-z0-9-]{0,62}:\\s)");
+
+    /**
+     * The first line of the answer's body: after the status line and the headers when curl printed them
+     * ({@code -i}, {@code -v}), never curl's own complaint, a bare number (the code {@code -w} printed) or the
+     * shell's echoed status; empty when there is none.
+     */
+    static String body(java.util.List<String> lines) {
+        boolean headers = false;
+        for (String l : lines) {
+            String s = l.strip();
+            if (STATUS_LINE.matcher(s).find()) {
+                headers = true;
+                continue;
+            }
+            if (headers) {
+                // the headers end at the first blank line (curl -v: at a line of "<" alone)
+                if (s.isEmpty() || s.equals("<")) {
+                    headers = false;
+                }
+                continue;
+            }
+            if (!s.isEmpty() && !s.startsWith("curl: (") && !Character.isDigit(s.charAt(0)) && !SHELL_RC.matcher(s).matches()
+                    && !HEADER.matcher(s).find()) {
+                return Text.excerpt(s);
+            }
+        }
+        return "";
     }
 
     /**

@@ -512,6 +512,36 @@ final class LogParser {
     private static final java.util.Set<String> NOT_WORK = java.util.Set.of("error", "engine-dead", "health-check-failed",
             "traceback", "exception", "killed", "signal", "shutdown", "address-in-use");
 
+    /** What a failed answer's body can say of the server: its errors and its engine's death, not its progress. */
+    private static final java.util.Set<String> ANSWER_KINDS = java.util.Set.of("error", "engine-dead");
+
+    /**
+     * The markers of an error answer's body (a 5xx a real request got): errors and an engine's death, as markers of
+     * the newest run read apart from the log (they open no run and end none), at the probe's line.
+     */
+    static void answer(String probe, String body, int line, List<Marker> markers, io.triage.knowledge.LiteralIndex index,
+                       Sink sink) {
+        if (markers == null || index == null || body == null || body.isEmpty() || body.length() > ReadBudget.LINE_CAP) {
+            return;
+        }
+        String text = clean(body);
+        java.util.BitSet candidates = index.candidates(text);
+        LinePattern.Shape shape = LinePattern.shape(text);
+        String last = null;
+        for (int c = candidates.nextSetBit(0); c >= 0; c = candidates.nextSetBit(c + 1)) {
+            Marker m = markers.get(c);
+            if (!ANSWER_KINDS.contains(m.kind()) || m.id().equals(last)) {
+                continue;
+            }
+            LinePattern.Match mt = m.pattern().find(text, shape);
+            if (mt != null) {
+                last = m.id();
+                sink.add(new LogMarker(m.kind(), m.id(), m.subtype(), m.priority(), Integer.MAX_VALUE / 2, 0, true, -1,
+                        detail(m, mt), probe, line, Text.excerpt(text)));
+            }
+        }
+    }
+
     /** Whether a log line holds a marker of a kind that is no work done ({@link #NOT_WORK}). */
     static boolean notWork(String line, List<Marker> markers, io.triage.knowledge.LiteralIndex index) {
         if (markers == null || index == null || line.length() > ReadBudget.LINE_CAP) {
