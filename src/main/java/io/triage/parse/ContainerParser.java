@@ -247,7 +247,33 @@ public final class ContainerParser {
      * holds spaces ({@code 2 minutes ago}), so a row is read around its STATE word.
      */
     public static void crictlPs(ProbeOutput p, Sink sink) {
+        crictlPs(p, sink, "");
+    }
+
+    /** A container that names a server (its name or its pod's), when nothing says which pod is the target's. */
+    private static final com.google.re2j.Pattern SERVER_NAME = com.google.re2j.Pattern.compile(
+            "(?i)(?:vllm|sglang|tgi|text-generation|triton|ollama|llama|lmdeploy|trtllm|tensorrt|tei\\b|inference|serve|llm)");
+    /** The pod a kubelet log path names: /var/log/pods/NS_POD_UID/CONTAINER/N.log, /var/log/containers/POD_NS_CONTAINER-ID.log. */
+    private static final com.google.re2j.Pattern POD_LOG = com.google.re2j.Pattern.compile(
+            "/var/log/(?:pods/[a-z0-9-]{1,63}_([a-z0-9.-]{1,253})_[0-9a-f-]{8,64}/|containers/([a-z0-9.-]{1,253})_[a-z0-9-]{1,63}_)");
+
+    /** The pod the target's log path names (a kubelet log file), or empty. */
+    static String podOfLog(String log) {
+        com.google.re2j.Matcher m = POD_LOG.matcher(log == null ? "" : log);
+        if (!m.find()) {
+            return "";
+        }
+        return m.group(1) != null ? m.group(1) : m.group(2);
+    }
+
+    /**
+     * As above; {@code pod}, when known (the target's log is a kubelet log file), is the server's: the other pods'
+     * containers on the node (a notebook, another replica) are not it. When it is not known, a listing of several
+     * containers counts as the server's those whose name or pod names a server.
+     */
+    static void crictlPs(ProbeOutput p, Sink sink, String pod) {
         List<String> lines = sink.lines(p, 2);
+        long rows = lines.stream().filter(l -> !l.isBlank() && !l.strip().startsWith("CONTAINER")).count();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             String s = line.strip();
@@ -268,11 +294,12 @@ public final class ContainerParser {
             }
             String name = t[at + 1];
             int attempt = Text.parseInt(t[at + 2], -1);
-            String pod = at + 4 < t.length ? t[at + 4] : "";
-            String full = (pod.isEmpty() ? "" : pod + "/") + name;
+            String podName = at + 4 < t.length ? t[at + 4] : "";
+            String full = (podName.isEmpty() ? "" : podName + "/") + name;
+            boolean server = !pod.isEmpty() ? podName.equals(pod) : rows <= 1 || SERVER_NAME.matcher(full).find();
             sink.add(new SupervisorRecord("containerd", SupervisorText.clean(full), t[at], "", -1, "", false, attempt,
-                    "", "", "", true, p.name(), i + 1, Text.excerpt(line)));
-            if (attempt >= 2) {
+                    "", "", "", server, p.name(), i + 1, Text.excerpt(line)));
+            if (attempt >= 2 && server) {
                 sink.add(new SupervisorEvent("containerd", SupervisorText.Event.RESTART.id(), SupervisorText.clean(full),
                         "attempt " + attempt, attempt, p.name(), i + 1, Text.excerpt(line)));
             }

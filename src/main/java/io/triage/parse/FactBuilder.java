@@ -404,7 +404,7 @@ public final class FactBuilder {
             }
         }
 
-        for (String name : List.of("docker_ps", "podman_ps")) {
+        for (String name : List.of("docker_ps", "podman_ps", "docker_compose_ps", "compose_ps")) {
             guarded(capture.probes().get(name), sink, p -> containers(p, kb.processes(), sink));
         }
         SupervisorParsers.read(capture, kb.processes(), sink);
@@ -782,7 +782,7 @@ public final class FactBuilder {
     public static boolean readsByName(String name) {
         return STANDARD_PROBES.contains(name) || name.startsWith(PROC_STATUS) || name.equals(GENERATION_PROBE)
                 || name.equals(HEALTH_GENERATE_PROBE)
-                || KERNEL_LOGS.contains(name) || isKernelJournal(name) || name.equals("docker_ps")
+                || KERNEL_LOGS.contains(name) || isKernelJournal(name) || name.equals("docker_ps") || name.equals("docker_compose_ps") || name.equals("compose_ps")
                 || name.equals("podman_ps") || name.contains("apt") || isOtherLog(name) || SupervisorParsers.reads(name);
     }
 
@@ -848,8 +848,19 @@ public final class FactBuilder {
     /** {@code docker ps -a}: columns separated by two or more spaces; the state says how it ended. */
     private static void containers(ProbeOutput p, ProcessPatterns patterns, Sink sink) {
         List<String> lines = sink.lines(p, 3);
+        int[] compose = null;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
+            if (compose == null && COMPOSE_HEADER.matcher(line).find()) {
+                // docker compose ps: NAME IMAGE COMMAND SERVICE CREATED STATUS PORTS, rows aligned with the header
+                compose = new int[] {line.indexOf("NAME"), line.indexOf("IMAGE"), line.indexOf("COMMAND"),
+                        line.indexOf("SERVICE"), line.indexOf("STATUS"), line.indexOf("PORTS")};
+                continue;
+            }
+            if (compose != null) {
+                composeRow(p, line, i + 1, compose, patterns, sink);
+                continue;
+            }
             if (line.startsWith("CONTAINER ID") || line.isBlank() || line.startsWith("$ ")) {
                 continue; // the header, and the prompt line of a paste
             }
@@ -865,6 +876,38 @@ public final class FactBuilder {
             sink.add(new Container(m.group(7), m.group(2), command, m.group(4).strip(), code,
                     patterns.serverContainer(m.group(2), command), p.name(), i + 1, Text.excerpt(line)));
         }
+    }
+
+    private static final com.google.re2j.Pattern COMPOSE_HEADER = com.google.re2j.Pattern.compile(
+            "^NAME\\s+IMAGE\\s+COMMAND\\s+SERVICE\\s+CREATED\\s+STATUS\\b");
+    private static final com.google.re2j.Pattern CONTAINER_STATE = com.google.re2j.Pattern.compile(
+            "^(?:Exited \\((-?\\d{1,4})\\)|Restarting \\((-?\\d{1,4})\\)|Up|Created|Restarting|Paused|Dead)");
+
+    /** A row of {@code docker compose ps}, cut at the header's columns {NAME, IMAGE, COMMAND, SERVICE, STATUS, PORTS}. */
+    private static void composeRow(ProbeOutput p, String line, int lineNo, int[] at, ProcessPatterns patterns, Sink sink) {
+        if (line.isBlank()) {
+            return;
+        }
+        String name = column(line, at[0], at[1]);
+        String image = column(line, at[1], at[2]);
+        String command = column(line, at[2], at[3]).replace("\"", "");
+        String state = column(line, at[4], at[5] > at[4] ? at[5] : line.length());
+        com.google.re2j.Matcher m = CONTAINER_STATE.matcher(state);
+        if (name.isEmpty() || image.isEmpty() || !m.find()) {
+            sink.unparseable(p.name(), "not a 'docker compose ps' row", lineNo, Text.excerpt(line));
+            return;
+        }
+        String exited = m.group(1) != null ? m.group(1) : m.group(2);
+        sink.add(new Container(name, image, command, state, exited == null ? -1 : Text.parseInt(exited, -1),
+                patterns.serverContainer(image, command), p.name(), lineNo, Text.excerpt(line)));
+    }
+
+    /** The text of a line between two column offsets, stripped; empty when the line is shorter. */
+    private static String column(String line, int from, int to) {
+        if (from < 0 || from >= line.length()) {
+            return "";
+        }
+        return line.substring(from, Math.max(from, Math.min(to < 0 ? line.length() : to, line.length()))).strip();
     }
 
     /** Probe status from the exit code, with the codes that mean "ran, found nothing" taken as ok. */

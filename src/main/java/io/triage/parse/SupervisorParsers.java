@@ -18,8 +18,9 @@ public final class SupervisorParsers {
     }
 
     public static void read(Capture capture, ProcessPatterns patterns, Sink sink) {
+        String pod = ContainerParser.podOfLog(capture.target().getOrDefault("log", ""));
         for (ProbeOutput p : capture.probes().values()) {
-            java.util.function.Consumer<ProbeOutput> parser = route(p.name(), patterns, sink);
+            java.util.function.Consumer<ProbeOutput> parser = route(p.name(), patterns, sink, pod);
             if (parser != null) {
                 FactBuilder.guarded(p, sink, parser);
             }
@@ -28,10 +29,11 @@ public final class SupervisorParsers {
 
     /** True when a probe of this name is read here (by name; other names are read by content). */
     public static boolean reads(String name) {
-        return route(name, null, null) != null;
+        return route(name, null, null, "") != null;
     }
 
-    private static java.util.function.Consumer<ProbeOutput> route(String name, ProcessPatterns patterns, Sink sink) {
+    private static java.util.function.Consumer<ProbeOutput> route(String name, ProcessPatterns patterns, Sink sink,
+                                                                  String pod) {
         String n = name.toLowerCase(Locale.ROOT);
         if (n.startsWith("systemctl_status") || n.equals("systemd_status")) {
             return o -> SystemdParser.status(o, sink);
@@ -48,7 +50,7 @@ public final class SupervisorParsers {
         } else if (n.startsWith("crictl_inspect")) {
             return o -> ContainerParser.crictlInspect(o, sink);
         } else if (n.startsWith("crictl_ps")) {
-            return o -> ContainerParser.crictlPs(o, sink);
+            return o -> ContainerParser.crictlPs(o, sink, pod);
         } else if (n.startsWith("kubectl_get")) {
             return o -> KubernetesParser.get(o, sink);
         } else if (n.startsWith("kubectl_describe")) {
