@@ -17,7 +17,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -682,7 +684,7 @@ class ParsersTest {
         look = facts(files).stream().filter(io.triage.facts.SecondLook.class::isInstance)
                 .map(io.triage.facts.SecondLook.class::cast).findFirst().orElseThrow();
         assertEquals("", look.moved(), look.excerpt());
-        assertEquals("log,cpu", look.still(), look.excerpt());
+        assertEquals("log,cpu,gpu-memory", look.still(), look.excerpt());
         // the second take of the log is not read as more of the log
         assertTrue(facts(files).stream().filter(io.triage.facts.LogMarker.class::isInstance)
                 .map(io.triage.facts.LogMarker.class::cast).noneMatch(m -> m.probe().equals("log_tail_2")));
@@ -713,6 +715,80 @@ class ParsersTest {
         files.put("proc_status_2", "Pid:\t118999\n" + st);
         files.put("log_stat_2", "\u001b[31m7419\u00ff\n");
         assertTrue(facts(files).stream().noneMatch(io.triage.facts.SecondLook.class::isInstance));
+    }
+
+    @Test
+    void procStatLinesGiveCpuSecondsAndGpuMemoryThatMovesIsASecondLookSignal() {
+        // raw /proc/PID/stat: utime and stime are fields 14 and 15, in clock ticks; the comm may hold spaces
+        assertArrayEquals(new long[] {4821, 123, 'R'}, LoadParser.statLine(
+                "4821 (sglang::sched TP) R 4800 4800 4800 0 -1 4194560 912 0 3 0 11000 1300 0 0 20 0 103 0 5000 1 2"));
+        assertArrayEquals(new long[] {28392, 246, 'S'}, LoadParser.statLine("28392 (sglang::schedul) S utime=22438 stime=2257 threads=103"));
+        assertNull(LoadParser.statLine("28392 sglang::schedul S utime=22438"));
+        assertNull(LoadParser.statLine("\u001b[31m1 (x) R garbage\u00ff"));
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put("date", "2026-03-08T03:15:21+00:00\n");
+        files.put("date_2", "2026-03-08T03:15:51+00:00\n");
+        files.put("gpus", "0, NVIDIA H100, 74318 MiB, 81559 MiB, 100 %, 512.37 W, 61, P0\n1, NVIDIA H100, 74312 MiB, 81559 MiB, 100 %, 498.02 W, 58, P0\n");
+        files.put("gpus_2", "0, NVIDIA H100, 74830 MiB, 81559 MiB, 100 %, 488.40 W, 61, P0\n1, NVIDIA H100, 74312 MiB, 81559 MiB, 43 %, 231.17 W, 55, P0\n");
+        files.put("proc", "100 (python) R utime=121933 stime=9614 threads=41\n");
+        files.put("proc_2", "100 (python) R utime=124024 stime=9678 threads=41\n");
+        io.triage.facts.SecondLook look = secondLook(files);
+        assertEquals("cpu,gpu-memory", look.moved(), look.excerpt());
+        assertEquals(22.0, look.cpuSeconds(), 0.001, "1315 s, then 1337 s: each take's ticks in whole seconds");
+        // the same memory to the MiB on every GPU is still
+        files.put("gpus_2", files.get("gpus"));
+        assertEquals("gpu-memory", secondLook(files).still());
+    }
+
+    @Test
+    void aComposeListingAndACrictlListingSayWhichContainerIsTheServers() {
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put("docker_compose_ps", String.join("\n",
+                "NAME            IMAGE                                          COMMAND                  SERVICE   CREATED        STATUS                          PORTS",
+                "llm-llama-1     ghcr.io/ggml-org/llama.cpp:server-cuda-b4991   \"/app/llama-server -…\"   llama     7 weeks ago    Restarting (1) 9 seconds ago",
+                "llm-webui-1     ghcr.io/open-webui/open-webui:main             \"bash start.sh\"          webui     7 weeks ago    Up 26 minutes (healthy)         0.0.0.0:3000->8080/tcp",
+                "garbage \u001b[2J\u00ff", ""));
+        List<Object> f = facts(files);
+        io.triage.facts.Container llama = f.stream().filter(o -> o instanceof io.triage.facts.Container c && c.name().equals("llm-llama-1"))
+                .map(io.triage.facts.Container.class::cast).findFirst().orElseThrow();
+        assertEquals(1, llama.exitCode(), "Restarting (1): the last exit's code");
+        assertTrue(llama.server());
+        assertTrue(f.stream().anyMatch(o -> o instanceof io.triage.facts.Container c && c.name().equals("llm-webui-1") && !c.server()));
+        assertTrue(f.stream().anyMatch(o -> o instanceof io.triage.facts.Unparseable u && u.probe().equals("docker_compose_ps")));
+        String crictl = String.join("\n",
+                "CONTAINER           IMAGE               CREATED              STATE               NAME                ATTEMPT             POD ID              POD",
+                "9d41c07e2b3a5       5b9c0e1f2a7d3       3 minutes ago        Exited              tgi                 46                  c8a1e5f02d7b4       tgi-llama-8b-6c9f7d8b5-x2kqp",
+                "52e0b7a9c1d84       1f7a3c9e0b6d2       4 hours ago          Running             jupyter             0                   e07d2b9a4c1f8       debug-notebook-0",
+                "b3f6d1e8a0c27       5b9c0e1f2a7d3       3 days ago           Running             tgi                 0                   4a9e7c2d1b0f6       tgi-mistral-7b-7d4b9c6f8-q8wzn", "");
+        Map<String, String> target = Map.of("server", "tgi", "port", "8080",
+                "log", "/var/log/pods/llm_tgi-llama-8b-6c9f7d8b5-x2kqp_3f0b6c2e-9a41-4d5e-b7a2-1c8e2d0f5a93/tgi/46.log");
+        List<Object> g = facts(target, Map.of("crictl_ps", crictl));
+        List<String> servers = g.stream().filter(o -> o instanceof io.triage.facts.SupervisorRecord r && r.server())
+                .map(o -> ((io.triage.facts.SupervisorRecord) o).name()).toList();
+        assertEquals(List.of("tgi-llama-8b-6c9f7d8b5-x2kqp/tgi"), servers, "the pod the target's log path names");
+        // no log path: the containers that name a server, not the notebook
+        List<String> named = facts(Map.of("crictl_ps", crictl)).stream().filter(o -> o instanceof io.triage.facts.SupervisorRecord r && r.server())
+                .map(o -> ((io.triage.facts.SupervisorRecord) o).name()).toList();
+        assertEquals(2, named.size(), named.toString());
+        assertTrue(named.stream().noneMatch(n -> n.contains("jupyter")));
+    }
+
+    @Test
+    void theBodyOfAFailedAnswerIsFoundAfterCurlsHeadersAndReadForTheServersErrors() {
+        assertEquals("{\"error\":\"unable to load model: /m/blob\"}", GenerationParser.body(List.of(
+                "HTTP/1.1 500 Internal Server Error", "Content-Type: application/json; charset=utf-8", "Content-Length: 40", "",
+                "{\"error\":\"unable to load model: /m/blob\"}")));
+        assertEquals("{\"ok\":1}", GenerationParser.body(List.of("* Trying 127.0.0.1:11434...", "> POST /api/chat HTTP/1.1",
+                "< HTTP/1.1 200 OK", "< Content-Type: application/json", "<", "{\"ok\":1}")));
+        assertEquals("", GenerationParser.body(List.of("500", "curl: (22) The requested URL returned error: 500")));
+        Map<String, String> target = Map.of("server", "ollama", "port", "11434");
+        List<Object> f = facts(target, Map.of("generate", "HTTP/1.1 500 Internal Server Error\nContent-Type: application/json\n\n"
+                + "{\"error\":\"unable to load model: /root/.ollama/models/blobs/sha256-4be1\"}\n"));
+        assertTrue(f.stream().anyMatch(o -> o instanceof io.triage.facts.LogMarker m && m.probe().equals("generate")
+                && m.markerId().equals("ollama.unable-to-load-model") && m.subtype().equals("model-load-error")), f.toString());
+        // a 4xx is the client's mistake: its body says nothing of the server
+        List<Object> g = facts(target, Map.of("generate", "HTTP/1.1 400 Bad Request\n\n{\"error\":\"unable to load model: /x\"}\n"));
+        assertTrue(g.stream().noneMatch(o -> o instanceof io.triage.facts.LogMarker m && m.probe().equals("generate")));
     }
 
     private static io.triage.facts.SecondLook secondLook(Map<String, String> files) {

@@ -1,0 +1,1 @@
+sinfo -R -n gpu-h100-07

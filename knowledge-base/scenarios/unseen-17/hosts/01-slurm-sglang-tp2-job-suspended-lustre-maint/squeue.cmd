@@ -1,0 +1,1 @@
+squeue -w gpu-h100-07

@@ -1,0 +1,1 @@
+systemctl status tritonserver.service --no-pager

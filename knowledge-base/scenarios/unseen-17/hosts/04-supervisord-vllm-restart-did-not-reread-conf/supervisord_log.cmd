@@ -1,0 +1,1 @@
+tail -n 8 /var/log/supervisor/supervisord.log

@@ -1,0 +1,1 @@
+cat /srv/llm/compose.yaml

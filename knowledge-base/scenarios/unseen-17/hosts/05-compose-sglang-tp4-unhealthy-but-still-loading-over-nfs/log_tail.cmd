@@ -1,0 +1,1 @@
+tail -n 60 /var/lib/docker/containers/a3c91f0e7b2458d1c06e9fb2d4a7c815e3b09d6f1a28c47e5b0d9f3a6c1e82b7/a3c91f0e7b2458d1c06e9fb2d4a7c815e3b09d6f1a28c47e5b0d9f3a6c1e82b7-json.log

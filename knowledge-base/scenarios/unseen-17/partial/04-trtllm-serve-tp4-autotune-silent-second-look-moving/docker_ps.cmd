@@ -1,0 +1,1 @@
+docker ps --format '{{.Names}}\t{{.Image}}\t{{.Status}}\t{{.Ports}}'

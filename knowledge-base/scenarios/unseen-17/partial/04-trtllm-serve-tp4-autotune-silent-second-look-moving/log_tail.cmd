@@ -1,0 +1,1 @@
+tail -n 60 /var/lib/docker/containers/9f3b6c1e2d7a4b58c0e91f2a6d3c8b7e5a4f1d0c9b8a7e6f5d4c3b2a1f0e9d8c/9f3b6c1e2d7a4b58c0e91f2a6d3c8b7e5a4f1d0c9b8a7e6f5d4c3b2a1f0e9d8c-json.log

@@ -1,0 +1,1 @@
+tail -n 60 /var/log/sglang/qwen3-32b.log

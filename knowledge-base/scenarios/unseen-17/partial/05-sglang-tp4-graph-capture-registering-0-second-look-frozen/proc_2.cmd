@@ -1,0 +1,1 @@
+for p in $(pgrep -f 'sglang'); do awk '{print $1, $2, $3, "utime="$14, "stime="$15, "threads="$20}' /proc/$p/stat; done
