@@ -46,6 +46,13 @@ final class ModelsParser {
             }
             String v = Text.excerpt(id.asText());
             sink.add(new ServerArg("served_model", v, "models", true, -1, -1, p.name(), 1, "served model " + v));
+            // vLLM's and SGLang's listings say the context length in effect: what the engine settled on, which
+            // may be less than the launch asked for
+            JsonNode len = m.get("max_model_len");
+            if (len != null && len.canConvertToLong() && len.asLong() > 0) {
+                sink.add(new ServerArg("max_model_len", String.valueOf(len.asLong()), "effective", true, -1, -1, p.name(), 1,
+                        "served model " + v + ": max_model_len " + len.asLong()));
+            }
         }
     }
 }

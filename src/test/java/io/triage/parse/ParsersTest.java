@@ -791,6 +791,17 @@ class ParsersTest {
         assertTrue(g.stream().noneMatch(o -> o instanceof io.triage.facts.LogMarker m && m.probe().equals("generate")));
     }
 
+    @Test
+    void aModelListingSaysTheContextLengthInEffect() {
+        List<Object> f = facts(Map.of("models", "{\"object\":\"list\",\"data\":[{\"id\":\"DeepSeek-R1\",\"object\":\"model\","
+                + "\"max_model_len\":16384}]}\n"));
+        assertTrue(f.stream().anyMatch(o -> o instanceof io.triage.facts.ServerArg a && a.source().equals("effective")
+                && a.name().equals("max_model_len") && a.value().equals("16384")), f.toString());
+        // a length that is not a positive number is not one
+        List<Object> g = facts(Map.of("models", "{\"data\":[{\"id\":\"m\",\"max_model_len\":\"\u001b[2Jlots\"}]}\n"));
+        assertTrue(g.stream().noneMatch(o -> o instanceof io.triage.facts.ServerArg a && a.source().equals("effective")));
+    }
+
     private static io.triage.facts.SecondLook secondLook(Map<String, String> files) {
         return facts(files).stream().filter(io.triage.facts.SecondLook.class::isInstance)
                 .map(io.triage.facts.SecondLook.class::cast).findFirst().orElseThrow();
