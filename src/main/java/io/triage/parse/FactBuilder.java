@@ -861,6 +861,9 @@ public final class FactBuilder {
                 composeRow(p, line, i + 1, compose, patterns, sink);
                 continue;
             }
+            if (line.indexOf('\t') >= 0 && formattedRow(p, line, i + 1, patterns, sink)) {
+                continue;
+            }
             if (line.startsWith("CONTAINER ID") || line.isBlank() || line.startsWith("$ ")) {
                 continue; // the header, and the prompt line of a paste
             }
@@ -900,6 +903,52 @@ public final class FactBuilder {
         String exited = m.group(1) != null ? m.group(1) : m.group(2);
         sink.add(new Container(name, image, command, state, exited == null ? -1 : Text.parseInt(exited, -1),
                 patterns.serverContainer(image, command), p.name(), lineNo, Text.excerpt(line)));
+    }
+
+    /**
+     * A row of {@code docker ps --format '{{.Names}}\t{{.Image}}\t{{.Status}}'} (any order, tabs between): the field
+     * that reads as a state is the status, one with a registry path or a tag the image, the first other the name.
+     * False when the line holds no state (a header of {@code table …}, anything else).
+     */
+    private static boolean formattedRow(ProbeOutput p, String line, int lineNo, ProcessPatterns patterns, Sink sink) {
+        String[] f = line.split("\t", 8);
+        if (f.length < 2 || f.length > 7) {
+            return false;
+        }
+        int state = -1;
+        for (int k = 0; k < f.length; k++) {
+            if (CONTAINER_STATE.matcher(f[k].strip()).find()) {
+                state = k;
+                break;
+            }
+        }
+        if (state < 0) {
+            return false;
+        }
+        String name = "";
+        String image = "";
+        for (int k = 0; k < f.length; k++) {
+            String v = f[k].strip();
+            if (k == state || v.isEmpty()) {
+                continue;
+            }
+            if (image.isEmpty() && (v.contains("/") || v.contains(":")) && !v.contains(" ")) {
+                image = v;
+            } else if (name.isEmpty() && !v.contains(" ")) {
+                name = v;
+            }
+        }
+        if (name.isEmpty()) {
+            return false;
+        }
+        String status = f[state].strip();
+        com.google.re2j.Matcher m = CONTAINER_STATE.matcher(status);
+        m.find();
+        String exited = m.group(1) != null ? m.group(1) : m.group(2);
+        boolean server = image.isEmpty() ? patterns.serverContainer(name, "") : patterns.serverContainer(image, "");
+        sink.add(new Container(name, image, "", status, exited == null ? -1 : Text.parseInt(exited, -1), server,
+                p.name(), lineNo, Text.excerpt(line)));
+        return true;
     }
 
     /** The text of a line between two column offsets, stripped; empty when the line is shorter. */

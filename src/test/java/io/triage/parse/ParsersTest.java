@@ -774,6 +774,18 @@ class ParsersTest {
     }
 
     @Test
+    void aDockerListingInAFormatOfOnesOwnIsReadByItsFields() {
+        List<Object> f = facts(Map.of("docker_ps", "NAMES\tIMAGE\tSTATUS\nollama\tollama/ollama:0.17.6\tUp 3 weeks\n"
+                + "vllm-a\tExited (137) 2 minutes ago\nnot\ta\trow\n"));
+        List<io.triage.facts.Container> c = f.stream().filter(io.triage.facts.Container.class::isInstance)
+                .map(io.triage.facts.Container.class::cast).toList();
+        assertEquals(2, c.size(), c.toString());
+        assertEquals("ollama/ollama:0.17.6", c.get(0).image());
+        assertTrue(c.get(0).server(), "the image names a server");
+        assertEquals(137, c.get(1).exitCode(), "Names and Status only: the name stands in for the image");
+    }
+
+    @Test
     void theBodyOfAFailedAnswerIsFoundAfterCurlsHeadersAndReadForTheServersErrors() {
         assertEquals("{\"error\":\"unable to load model: /m/blob\"}", GenerationParser.body(List.of(
                 "HTTP/1.1 500 Internal Server Error", "Content-Type: application/json; charset=utf-8", "Content-Length: 40", "",
