@@ -780,20 +780,23 @@ final class LoadParser {
         return out;
     }
 
-    private static final Pattern STAT_LINE = Pattern.compile("^(\\d{1,9}) \\((.{0,64})\\) ([A-Za-z]) (.{0,2000})$");
-    private static final Pattern NAMED_TIME = Pattern.compile("\\b([us])time=(\\d{1,15})\\b");
+    private static final com.google.re2j.Pattern STAT_LINE = com.google.re2j.Pattern.compile("^(\\d{1,9}) \\((.{0,64})\\) ([A-Za-z]) (.*)$");
+    private static final com.google.re2j.Pattern NAMED_TIME = com.google.re2j.Pattern.compile("\\b([us])time=(\\d{1,15})\\b");
     /** Clock ticks per second of /proc's times: USER_HZ, 100 on every Linux the servers run on. */
     private static final int USER_HZ = 100;
 
     /** {pid, CPU seconds (user + system), state letter} of a /proc/PID/stat line, or null when it is not one. */
     static long[] statLine(String l) {
-        Matcher m = STAT_LINE.matcher(l);
+        if (l.length() > 4096) {
+            return null; // a stat line is some 300 characters
+        }
+        com.google.re2j.Matcher m = STAT_LINE.matcher(l);
         if (!m.matches()) {
             return null;
         }
         String rest = m.group(4);
         long ticks = -1;
-        Matcher named = NAMED_TIME.matcher(rest);
+        com.google.re2j.Matcher named = NAMED_TIME.matcher(rest);
         long u = -1;
         long sys = -1;
         while (named.find()) {
@@ -809,7 +812,7 @@ final class LoadParser {
         } else {
             String[] f = rest.split(" ");
             // fields 4 on: ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-            if (f.length >= 12 && f[10].matches("\\d{1,15}") && f[11].matches("\\d{1,15}")) {
+            if (f.length >= 12 && digits(f[10]) && digits(f[11])) {
                 ticks = Long.parseLong(f[10]) + Long.parseLong(f[11]);
             }
         }
@@ -840,6 +843,19 @@ final class LoadParser {
             out.add(v);
         }
         return out;
+    }
+
+    /** Whether a field is 1 to 15 decimal digits. */
+    private static boolean digits(String s) {
+        if (s.isEmpty() || s.length() > 15) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The highest utilisation.gpu of an {@code nvidia-smi --query-gpu} CSV (its first "N %" field per row), or -1. */

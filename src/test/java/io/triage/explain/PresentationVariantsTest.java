@@ -101,10 +101,13 @@ class PresentationVariantsTest {
         });
     }
 
-    /** A change to every line of the server's log (grep's line numbers kept in front). */
+    /**
+     * A change to every line of the server's log (grep's line numbers kept in front), in both takes of a second look:
+     * the terminal or the collector that colours or prefixes the first does the same to the second.
+     */
     private static UnaryOperator<ProbeOutput> logLines(UnaryOperator<String> change) {
         return p -> {
-            if (!p.name().equals("log_tail") && !p.name().equals("log_markers") || p.out() == null) {
+            if (!p.name().equals("log_tail") && !p.name().equals("log_tail_2") && !p.name().equals("log_markers") || p.out() == null) {
                 return p;
             }
             StringBuilder b = new StringBuilder();
