@@ -812,7 +812,7 @@ final class LoadParser {
         } else {
             String[] f = rest.split(" ");
             // fields 4 on: ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-            if (f.length >= 12 && digits(f[10]) && digits(f[11])) {
+            if (f.length >= 12 && digitRun(f[10]) && digitRun(f[11])) {
                 ticks = Long.parseLong(f[10]) + Long.parseLong(f[11]);
             }
         }
@@ -843,19 +843,6 @@ final class LoadParser {
             out.add(v);
         }
         return out;
-    }
-
-    /** Whether a field is 1 to 15 decimal digits. */
-    private static boolean digits(String s) {
-        if (s.isEmpty() || s.length() > 15) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The highest utilisation.gpu of an {@code nvidia-smi --query-gpu} CSV (its first "N %" field per row), or -1. */
@@ -1040,7 +1027,7 @@ final class LoadParser {
                 }
                 sizeAt -= 2;
             }
-            if (sizeAt < 0 || !size(t[sizeAt])) {
+            if (sizeAt < 0 || !digitRun(t[sizeAt])) {
                 continue;
             }
             long mtime = day.atStartOfDay().toEpochSecond(zone) + Timestamps.timeOfDay(t[time]);
@@ -1079,7 +1066,7 @@ final class LoadParser {
             long bytes = -1;
             for (int k = t.length - 2; k >= 1 && bytes < 0; k--) {
                 // the size stands before the date and time: the longest run of digits among the fields before the name
-                if (size(t[k]) && t[k].length() >= 4) {
+                if (digitRun(t[k]) && t[k].length() >= 4) {
                     bytes = Long.parseLong(t[k]);
                 }
             }
@@ -1121,8 +1108,8 @@ final class LoadParser {
         return line.endsWith(".incomplete") || line.endsWith(".downloadInProgress") || line.endsWith("-partial");
     }
 
-    /** Whether {@code s} is a run of 1 to 15 ASCII digits (a file size). */
-    private static boolean size(String s) {
+    /** Whether {@code s} is a run of 1 to 15 ASCII digits (a file size, a count of clock ticks). */
+    private static boolean digitRun(String s) {
         if (s.isEmpty() || s.length() > 15) {
             return false;
         }
