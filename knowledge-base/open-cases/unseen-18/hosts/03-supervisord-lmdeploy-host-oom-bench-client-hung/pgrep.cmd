@@ -1,0 +1,1 @@
+pgrep -fa 'lmdeploy|turbomind|python'

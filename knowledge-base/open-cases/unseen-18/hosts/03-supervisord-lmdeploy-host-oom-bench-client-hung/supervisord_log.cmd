@@ -1,0 +1,1 @@
+tail -n 15 /var/log/supervisor/supervisord.log

@@ -1,0 +1,1 @@
+docker inspect -f '{{.State.Status}} exit={{.State.ExitCode}} oom={{.State.OOMKilled}} restarts={{.RestartCount}} policy={{.HostConfig.RestartPolicy.Name}}:{{.HostConfig.RestartPolicy.MaximumRetryCount}} started={{.State.StartedAt}} finished={{.State.FinishedAt}}' llm-tgi-1

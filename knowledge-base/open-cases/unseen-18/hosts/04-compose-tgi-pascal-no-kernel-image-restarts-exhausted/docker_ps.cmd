@@ -1,0 +1,1 @@
+docker ps -a --filter label=com.docker.compose.project=llm

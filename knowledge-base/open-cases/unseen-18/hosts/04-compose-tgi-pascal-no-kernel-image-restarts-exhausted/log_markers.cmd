@@ -1,0 +1,1 @@
+grep -n -E 'Args|Shard ready|Starting Webserver|Shutting down|Traceback|Error|ERROR|Killed|address already|Connected' /var/lib/docker/containers/4f1c2a9be7d3e85b06a1f2c9d4e7b03a5c68f1d29e0b7a4c3f5d6e8a9b1c2d3e/4f1c2a9be7d3e85b06a1f2c9d4e7b03a5c68f1d29e0b7a4c3f5d6e8a9b1c2d3e-json.log | tail -30

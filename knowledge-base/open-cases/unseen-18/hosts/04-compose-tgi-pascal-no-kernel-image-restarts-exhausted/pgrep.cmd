@@ -1,0 +1,1 @@
+pgrep -fa 'text-generation|text_generation|python'

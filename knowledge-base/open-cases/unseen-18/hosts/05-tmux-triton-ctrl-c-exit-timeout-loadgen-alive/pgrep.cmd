@@ -1,0 +1,1 @@
+pgrep -fa 'tritonserver|triton_python_backend_stub|python'

@@ -1,0 +1,1 @@
+tail -n 60 /srv/vlm/logs/lmdeploy-internvl3-38b.log

@@ -1,0 +1,1 @@
+tail -n 60 /var/log/sglang/llama70b.log

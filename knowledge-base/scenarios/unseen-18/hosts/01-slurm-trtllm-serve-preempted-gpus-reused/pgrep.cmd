@@ -1,0 +1,1 @@
+pgrep -fa 'trtllm|tensorrt_llm|mpi4py|python'
