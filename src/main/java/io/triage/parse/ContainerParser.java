@@ -252,7 +252,7 @@ public final class ContainerParser {
 
     /** A container that names a server (its name or its pod's), when nothing says which pod is the target's. */
     private static final com.google.re2j.Pattern SERVER_NAME = com.google.re2j.Pattern.compile(
-            "(?i)(?:vllm|sglang|tgi|text-generation|triton|ollama|llama|lmdeploy|trtllm|tensorrt|tei\\b|inference|serve|llm)");
+            "(?i)(?:vllm|sglang|tgi|text-generation|triton|ollama|llama|lmdeploy|trtllm|tensorrt|tei\\b|inference)");
     /** The pod a kubelet log path names: /var/log/pods/NS_POD_UID/CONTAINER/N.log, /var/log/containers/POD_NS_CONTAINER-ID.log. */
     private static final com.google.re2j.Pattern POD_LOG = com.google.re2j.Pattern.compile(
             "/var/log/(?:pods/[a-z0-9-]{1,63}_([a-z0-9.-]{1,253})_[0-9a-f-]{8,64}/|containers/([a-z0-9.-]{1,253})_[a-z0-9-]{1,63}_)");

@@ -884,7 +884,7 @@ public final class FactBuilder {
     private static final com.google.re2j.Pattern COMPOSE_HEADER = com.google.re2j.Pattern.compile(
             "^NAME\\s+IMAGE\\s+COMMAND\\s+SERVICE\\s+CREATED\\s+STATUS\\b");
     private static final com.google.re2j.Pattern CONTAINER_STATE = com.google.re2j.Pattern.compile(
-            "^(?:Exited \\((-?\\d{1,4})\\)|Restarting \\((-?\\d{1,4})\\)|Up|Created|Restarting|Paused|Dead)");
+            "^(?:Exited \\((-?\\d{1,4})\\)|Restarting \\((-?\\d{1,4})\\)|(?:Up|Created|Restarting|Paused|Dead)\\b)");
 
     /** A row of {@code docker compose ps}, cut at the header's columns {NAME, IMAGE, COMMAND, SERVICE, STATUS, PORTS}. */
     private static void composeRow(ProbeOutput p, String line, int lineNo, int[] at, ProcessPatterns patterns, Sink sink) {

@@ -39,7 +39,9 @@ final class GenerationParser {
     /** An HTTP status line ({@code curl -i}, or {@code < HTTP/1.1 500 …} of {@code curl -v}). */
     private static final com.google.re2j.Pattern STATUS_LINE = com.google.re2j.Pattern.compile("^(?:< )?HTTP/\\d(?:\\.\\d)? \\d{3}\\b");
     /** A header line of the answer ({@code Content-Type: …}), or curl -v's own ({@code < …}, {@code > …}, {@code * …}). */
-    private static final com.google.re2j.Pattern HEADER = com.google.re2j.Pattern.compile("^(?:[<>*] |[{}] \\[|[A-Za-z][A-Za-z0-9-]{0,62}:\\s)");
+    private static final com.google.re2j.Pattern HEADER = com.google.re2j.Pattern.compile("^[A-Za-z][A-Za-z0-9-]{0,62}:\\s");
+    /** curl -v's own lines: what it tried ({@code * }), sent ({@code > }), received ({@code < }), and its data markers. */
+    private static final com.google.re2j.Pattern CURL_VERBOSE = com.google.re2j.Pattern.compile("^(?:[<>*] |[<>*]$|[{}] \\[)");
 
     /**
      * The first line of the answer's body: after the status line and the headers when curl printed them
@@ -55,14 +57,19 @@ final class GenerationParser {
                 continue;
             }
             if (headers) {
-                // the headers end at the first blank line (curl -v: at a line of "<" alone)
+                // the headers end at the first blank line (curl -v: at a line of "<" alone); a line that is not a
+                // header ends them too (a paste that lost the blank line)
                 if (s.isEmpty() || s.equals("<")) {
                     headers = false;
+                    continue;
                 }
-                continue;
+                if (HEADER.matcher(s.startsWith("< ") ? s.substring(2) : s).find()) {
+                    continue;
+                }
+                headers = false;
             }
             if (!s.isEmpty() && !s.startsWith("curl: (") && !Character.isDigit(s.charAt(0)) && !SHELL_RC.matcher(s).matches()
-                    && !HEADER.matcher(s).find()) {
+                    && !CURL_VERBOSE.matcher(s).find()) {
                 return Text.excerpt(s);
             }
         }

@@ -556,7 +556,9 @@ final class LoadParser {
             long[] b = ProcStatusParser.switches(sink.lines(probes.get("proc_status" + AGAIN), 2));
             boolean same = a[0] == b[0] && Objects.equals(probes.get("proc_status").cmd(), probes.get("proc_status" + AGAIN).cmd());
             if (same && a[1] >= 0 && b[1] >= a[1]) {
-                (b[1] > a[1] ? moved : still).add("switches");
+                if (b[1] == a[1]) {
+                    still.add("switches"); // switched in or out, it may only have polled: no movement either way
+                }
                 said.add("proc_status context switches +" + (b[1] - a[1]));
                 if (states.isEmpty() && b[2] != 0) {
                     states = String.valueOf((char) b[2]);
@@ -598,7 +600,9 @@ final class LoadParser {
                 if (most >= GPU_MEMORY_MOVED_MIB) {
                     moved.add("gpu-memory");
                     said.add("GPU memory changed by up to " + most + " MiB");
-                } else if (most == 0) {
+                } else if (most == 0 && !(moved.isEmpty() && still.isEmpty())) {
+                    // unchanged memory is normal while serving (the KV cache is allocated up front): a still signal
+                    // beside others compared, never the only one
                     still.add("gpu-memory");
                 }
             }

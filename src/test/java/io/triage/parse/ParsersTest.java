@@ -708,7 +708,7 @@ class ParsersTest {
         files.put("proc_status_2", st.replace("48117", "48121"));
         files.put("log_stat_2", "7600 2026-03-08 03:15:30.1 +0000\n");
         look = secondLook(files);
-        assertEquals("switches,log-size", look.moved(), look.excerpt());
+        assertEquals("log-size", look.moved(), look.excerpt());
         assertEquals("", look.still(), look.excerpt());
         // another process in the second take, or garbage: nothing compared, nothing guessed
         files.put("proc_status", "Pid:\t118352\n" + st);
@@ -735,9 +735,13 @@ class ParsersTest {
         io.triage.facts.SecondLook look = secondLook(files);
         assertEquals("cpu,gpu-memory", look.moved(), look.excerpt());
         assertEquals(22.0, look.cpuSeconds(), 0.001, "1315 s, then 1337 s: each take's ticks in whole seconds");
-        // the same memory to the MiB on every GPU is still
+        // the same memory to the MiB on every GPU is still, beside another signal compared
         files.put("gpus_2", files.get("gpus"));
         assertEquals("gpu-memory", secondLook(files).still());
+        // alone it is no second look: a serving engine's memory does not move
+        files.remove("proc");
+        files.remove("proc_2");
+        assertTrue(facts(files).stream().noneMatch(io.triage.facts.SecondLook.class::isInstance));
     }
 
     @Test
@@ -793,6 +797,11 @@ class ParsersTest {
         assertEquals("{\"ok\":1}", GenerationParser.body(List.of("* Trying 127.0.0.1:11434...", "> POST /api/chat HTTP/1.1",
                 "< HTTP/1.1 200 OK", "< Content-Type: application/json", "<", "{\"ok\":1}")));
         assertEquals("", GenerationParser.body(List.of("500", "curl: (22) The requested URL returned error: 500")));
+        // a plain-text body that reads like a header line, after the headers or without them, is the body
+        assertEquals("Error: unable to load model: /m/blob", GenerationParser.body(List.of("HTTP/1.1 500 Internal Server Error",
+                "Content-Type: text/plain", "", "Error: unable to load model: /m/blob")));
+        assertEquals("RuntimeError: CUDA error: an illegal memory access", GenerationParser.body(List.of(
+                "RuntimeError: CUDA error: an illegal memory access")));
         Map<String, String> target = Map.of("server", "ollama", "port", "11434");
         List<Object> f = facts(target, Map.of("generate", "HTTP/1.1 500 Internal Server Error\nContent-Type: application/json\n\n"
                 + "{\"error\":\"unable to load model: /root/.ollama/models/blobs/sha256-4be1\"}\n"));
